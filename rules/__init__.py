@@ -1,0 +1,1 @@
+"""Tarabish rules engine: pure, typed, no I/O."""

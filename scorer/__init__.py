@@ -1,0 +1,1 @@
+"""Tarabish table app, store and command line."""
