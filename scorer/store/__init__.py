@@ -1,0 +1,28 @@
+"""Saved games: one crash-safe TinyDB file per game, and a game list."""
+
+from scorer.store.errors import (
+    DamagedFile,
+    GameDamaged,
+    GameNotFound,
+    HandNotFound,
+    InvalidGame,
+    NewerSchema,
+    StaleRevision,
+    StoreError,
+)
+from scorer.store.game_store import GameStore
+from scorer.store.models import GameSummary, StoredGame
+
+__all__ = [
+    "DamagedFile",
+    "GameDamaged",
+    "GameNotFound",
+    "GameStore",
+    "GameSummary",
+    "HandNotFound",
+    "InvalidGame",
+    "NewerSchema",
+    "StaleRevision",
+    "StoreError",
+    "StoredGame",
+]

@@ -1,0 +1,353 @@
+"""The game store: every game in its own crash-safe TinyDB file, plus a game list.
+
+    DATA/games/<id>.json   one game (see records.py), rewritten whole by each save
+    DATA/index.json        the game list, a self-checking cache (see index.py)
+    DATA/damaged/          files that could not be read, kept with a time stamp
+
+A save reads and rewrites only its own game's file, so its cost does not grow
+with the number of games stored. Every mutating call returns only after the
+change is on disk (file and folder fsynced).
+
+Thread safety: one process serves every phone at the table. Each game has its
+own lock (saves to different games run side by side; saves to one game queue
+up, each seeing the one before), and a store lock guards the game list. Lock
+order is always game lock, then store lock. Other processes (e.g. `tarabish
+import` while the server runs) only create new game files or read, and the
+game list notices their files by signature, so no cross-process lock is needed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import os
+import re
+import secrets
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from scorer.store.atomic_storage import (
+    fsync_dir,
+    move_aside,
+    remove_stale_temp_files,
+)
+from scorer.store.errors import (
+    DamagedFile,
+    GameDamaged,
+    GameNotFound,
+    HandNotFound,
+    InvalidGame,
+    NewerSchema,
+    StaleRevision,
+)
+from scorer.store.index import GameIndex, file_signature
+from scorer.store.models import GameSummary, StoredGame
+from scorer.store.records import (
+    changes_since,
+    new_record,
+    next_record,
+    read_record,
+    summarize,
+    to_stored,
+    utcnow,
+    write_record,
+)
+from scorer.store.validation import Scoring, check_doc, score_doc, scoring_fingerprint
+
+_ID_RE = re.compile(r"^[0-9a-f]{8}$")
+
+# What a mutation does to a copy of the document: returns the new document,
+# the `allow_invalid_after` to validate it with, and the change in player words.
+Change = Callable[[dict[str, Any]], tuple[dict[str, Any], int | None, str]]
+
+
+class GameStore:
+    """All saved games in `data_dir`. See the module docstring for the layout."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = Path(data_dir)
+        self.games_dir = self.data_dir / "games"
+        self.damaged_dir = self.data_dir / "damaged"
+        # Files moved aside (or skipped) since start-up, in player words.
+        self.problems: list[str] = []
+        self._lock = threading.RLock()
+        self._game_locks: dict[str, threading.Lock] = {}
+        self._reported: set[str] = set()
+        self.games_dir.mkdir(parents=True, exist_ok=True)
+        remove_stale_temp_files(self.games_dir)
+        remove_stale_temp_files(self.data_dir)
+        self._index = GameIndex(self.data_dir / "index.json", scoring_fingerprint())
+        with self._lock:
+            self._load_index()
+            self._refresh()
+            self._index.save_if_dirty()
+
+    # -- reading ---------------------------------------------------------
+
+    def get_game(self, game_id: str) -> StoredGame:
+        """The game as saved now; raises GameNotFound (or GameDamaged, its subclass)."""
+        with self._game_lock(game_id):
+            return to_stored(self._read(game_id))
+
+    def list_games(self) -> list[GameSummary]:
+        """Every game, newest activity first. Reads only game files changed behind our back."""
+        with self._lock:
+            self._refresh()
+            rows = [row.summary for row in self._index.rows.values()]
+        rows.sort(key=lambda s: (s.updated, s.id), reverse=True)
+        return rows
+
+    def find_games(self, prefix: str) -> list[str]:
+        """Ids of the games whose id starts with `prefix` (lets people type a short id)."""
+        prefix = prefix.strip().lower()
+        with self._lock:
+            self._refresh()
+            return sorted(g for g in self._index.rows if g.startswith(prefix))
+
+    # -- changing --------------------------------------------------------
+
+    def create_game(self, doc: dict[str, Any]) -> StoredGame:
+        """Save a new game (a tarabish-game/1 document, all hands valid); returns it with its id."""
+        doc = copy.deepcopy(doc)
+        doc.setdefault("hands", [])
+        scoring = check_doc(doc)
+        with self._lock:
+            game_id = secrets.token_hex(4)
+            while game_id in self._game_locks or self._path(game_id).exists():
+                game_id = secrets.token_hex(4)
+            lock = self._game_locks[game_id] = threading.Lock()
+        with lock:
+            record = new_record(game_id, doc, utcnow())
+            write_record(self._path(game_id), record, create=True)
+            self._saved(record, scoring)
+            return to_stored(record)
+
+    def add_hand(
+        self, game_id: str, hand: dict[str, Any], expected_revision: int | None = None
+    ) -> StoredGame:
+        """Append a hand; the whole game must stay valid. None skips the revision check."""
+
+        def change(doc: dict[str, Any]) -> tuple[dict[str, Any], int | None, str]:
+            doc.setdefault("hands", []).append(copy.deepcopy(hand))
+            return doc, None, f"hand {len(doc['hands'])} was added"
+
+        return self._mutate(game_id, expected_revision, change)
+
+    def replace_hand(
+        self, game_id: str, index: int, hand: dict[str, Any], expected_revision: int
+    ) -> StoredGame:
+        """Replace hand `index` (0-based). Hands up to it must be valid; later ones are
+        re-scored and may become invalid (the summary's `invalid_from` flags them)."""
+
+        def change(doc: dict[str, Any]) -> tuple[dict[str, Any], int | None, str]:
+            hands = doc.setdefault("hands", [])
+            if not 0 <= index < len(hands):
+                raise HandNotFound(
+                    f"There is no hand {index + 1} to change: the game has "
+                    f"{len(hands)} hand{'' if len(hands) == 1 else 's'}."
+                )
+            hands[index] = copy.deepcopy(hand)
+            return doc, index, f"hand {index + 1} was edited"
+
+        return self._mutate(game_id, expected_revision, change)
+
+    def undo_last_hand(self, game_id: str, expected_revision: int) -> StoredGame:
+        """Remove the last hand."""
+
+        def change(doc: dict[str, Any]) -> tuple[dict[str, Any], int | None, str]:
+            hands = doc.setdefault("hands", [])
+            if not hands:
+                raise HandNotFound("There is no hand to undo.")
+            hands.pop()
+            # Removing a hand cannot break the hands before it; any that were
+            # already invalid (after an edit) stay flagged, not refused.
+            return doc, -1, f"hand {len(hands) + 1} was undone"
+
+        return self._mutate(game_id, expected_revision, change)
+
+    def update_game(
+        self, game_id: str, doc: dict[str, Any], expected_revision: int
+    ) -> StoredGame:
+        """Change the game's details (team or player names, house rules, first dealer).
+
+        Hands are changed one at a time with add_hand/replace_hand/undo_last_hand:
+        `doc` may omit "hands"; if it has them they must equal the saved ones.
+        """
+        new_header = copy.deepcopy(doc)
+
+        def change(old: dict[str, Any]) -> tuple[dict[str, Any], int | None, str]:
+            hands = old.get("hands", [])
+            if "hands" in new_header and new_header["hands"] != hands:
+                raise InvalidGame(
+                    "Hands are saved one at a time: add, edit or undo a hand instead "
+                    "of changing the game's details."
+                )
+            updated = {**new_header, "hands": hands}
+            return updated, -1, _describe_update(old, updated)
+
+        return self._mutate(game_id, expected_revision, change)
+
+    def delete_game(self, game_id: str) -> None:
+        """Delete a game for good; raises GameNotFound if there is none."""
+        path = self._path(game_id)
+        with self._game_lock(game_id):
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                raise GameNotFound(game_id) from None
+            fsync_dir(self.games_dir)
+            with self._lock:
+                self._index.drop(game_id)
+
+    def close(self) -> None:
+        """Write the game list so the next start-up is quick (games are already saved)."""
+        with self._lock:
+            self._index.save_if_dirty()
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- inside ----------------------------------------------------------
+
+    def _path(self, game_id: str) -> Path:
+        # Ids are checked so that a typed or sent id can never name another file.
+        if not isinstance(game_id, str) or not _ID_RE.match(game_id):
+            raise GameNotFound(str(game_id))
+        return self.games_dir / f"{game_id}.json"
+
+    @contextlib.contextmanager
+    def _game_lock(self, game_id: str) -> Iterator[None]:
+        self._path(game_id)
+        with self._lock:
+            lock = self._game_locks.setdefault(game_id, threading.Lock())
+        with lock:
+            yield
+
+    def _mutate(self, game_id: str, expected_revision: int | None, change: Change) -> StoredGame:
+        with self._game_lock(game_id):
+            record = self._read(game_id)
+            if expected_revision is not None and record["revision"] != expected_revision:
+                raise StaleRevision(
+                    to_stored(record), expected_revision, changes_since(record, expected_revision)
+                )
+            doc, allow_invalid_after, what = change(copy.deepcopy(record["doc"]))
+            scoring = check_doc(doc, allow_invalid_after=allow_invalid_after)
+            new = next_record(record, doc, what, utcnow())
+            write_record(self._path(game_id), new, create=False)
+            self._saved(new, scoring)
+            return to_stored(new)
+
+    def _read(self, game_id: str) -> dict[str, Any]:
+        """The game's record; the caller holds its game lock."""
+        path = self._path(game_id)
+        try:
+            record = read_record(path)
+        except FileNotFoundError:
+            with self._lock:
+                self._index.drop(game_id)
+            raise GameNotFound(game_id) from None
+        except DamagedFile as e:
+            with self._lock:
+                moved = self._quarantine(path, game_id, e)
+            raise GameDamaged(game_id, e.reason, str(moved)) from e
+        if record["id"] != game_id:
+            # A copied or renamed file: the file name is what every caller uses.
+            record["id"] = game_id
+        return record
+
+    def _saved(self, record: dict[str, Any], scoring: Scoring) -> None:
+        """Update the game list row after a save; the caller holds the game lock."""
+        game_id = record["id"]
+        st = os.stat(self._path(game_id))
+        with self._lock:
+            self._index.put(game_id, file_signature(st), summarize(record, scoring))
+
+    def _load_index(self) -> None:
+        try:
+            self._index.load()
+        except DamagedFile as e:
+            moved = move_aside(self._index.path, self.damaged_dir)
+            self.problems.append(
+                f"The list of games could not be read ({e.reason}) and was rebuilt from "
+                f"the games themselves; no game was lost. The old file was kept as {moved}."
+            )
+            self._index.rows = {}
+            self._index.dirty = True
+
+    def _refresh(self) -> None:
+        """Bring the game list in line with the game files. The caller holds the store lock."""
+        seen: set[str] = set()
+        with os.scandir(self.games_dir) as entries:
+            for entry in entries:
+                game_id = entry.name.removesuffix(".json")
+                if entry.name == game_id or not _ID_RE.match(game_id):
+                    continue  # temp files, and anything a person put there
+                try:
+                    sig = file_signature(entry.stat())
+                except FileNotFoundError:
+                    continue
+                seen.add(game_id)
+                row = self._index.rows.get(game_id)
+                if row is not None and row.sig == sig:
+                    continue
+                path = Path(entry.path)
+                try:
+                    record = read_record(path)
+                except FileNotFoundError:
+                    seen.discard(game_id)
+                    continue
+                except NewerSchema as e:
+                    seen.discard(game_id)
+                    self._report_once(str(path), str(e))
+                    continue
+                except DamagedFile as e:
+                    seen.discard(game_id)
+                    self._quarantine(path, game_id, e)
+                    continue
+                record["id"] = game_id
+                self._index.put(game_id, sig, summarize(record, score_doc(record["doc"])))
+        for game_id in set(self._index.rows) - seen:
+            self._index.drop(game_id)
+
+    def _quarantine(self, path: Path, game_id: str, error: DamagedFile) -> Path:
+        """Move an unreadable game file aside and report it. The caller holds the store lock."""
+        moved = move_aside(path, self.damaged_dir)
+        self._index.drop(game_id)
+        self.problems.append(
+            f"The saved game {game_id} could not be read ({error.reason}). "
+            f"Its file was kept as {moved}; every other game is fine."
+        )
+        return moved
+
+    def _report_once(self, key: str, message: str) -> None:
+        if key not in self._reported:
+            self._reported.add(key)
+            self.problems.append(message)
+
+
+def _describe_update(old: dict[str, Any], new: dict[str, Any]) -> str:
+    what = [
+        label
+        for key, label in (
+            ("players", "the player names"),
+            ("teams", "the team names"),
+            ("rules", "the house rules"),
+            ("first_dealer", "the first dealer"),
+        )
+        if old.get(key) != new.get(key)
+    ]
+    if not what:
+        return "the game details were saved again"
+    verb = "was" if what == ["the first dealer"] else "were"
+    return f"{' and '.join(what)} {verb} changed"

@@ -1,0 +1,45 @@
+"""What the store hands out: a saved game and a one-line summary of it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+
+class StoredGame(BaseModel):
+    """One saved game. `doc` is its tarabish-game/1 document (hands included).
+
+    `revision` goes up by one with every saved change; pass it back as
+    `expected_revision` so a change made on another phone is never overwritten.
+    The model is frozen, and `doc` is the caller's own copy.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    revision: int
+    created: datetime
+    updated: datetime
+    doc: dict[str, Any]
+
+
+class GameSummary(BaseModel):
+    """A row of the game list. `totals`/`winner` come from replaying the hands."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    revision: int
+    players: tuple[str, str, str, str]
+    teams: tuple[str, str]
+    created: datetime
+    updated: datetime
+    hand_count: int
+    totals: tuple[int, int]
+    winner: int | None
+    finished: bool
+    # 0-based index of the first hand the rules engine refuses (left by an edit
+    # of an earlier hand), or None when every hand is valid.
+    invalid_from: int | None = None

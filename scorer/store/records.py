@@ -1,0 +1,181 @@
+"""The game file: one TinyDB file per game, holding one record.
+
+Layout of `games/<id>.json` (a TinyDB database, written by AtomicJSONStorage):
+
+    {"game": {"1": {"schema": 1, "id": "...", "revision": 7,
+                    "created": "<ISO UTC>", "updated": "<ISO UTC>",
+                    "changes": [{"revision": 7, "what": "hand 4 was edited"}, ...],
+                    "doc": {<the tarabish-game/1 document>}}}}
+
+The whole record is one TinyDB document so that every save is exactly one
+atomic file write: revision, change note and hands can never disagree.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import MutableMapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tinydb import TinyDB
+from tinydb.table import Document
+
+from scorer.store.atomic_storage import AtomicJSONStorage
+from scorer.store.errors import DamagedFile
+from scorer.store.models import GameSummary, StoredGame
+from scorer.store.schema import GAME_SCHEMA, upgrade_game_record
+from scorer.store.validation import Scoring
+
+TABLE = "game"
+DOC_ID = 1
+MAX_CHANGES = 50  # enough to explain any stale edit; bounded so files stay small
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _open(path: Path) -> TinyDB:
+    # AtomicJSONStorage holds no handle, so a short-lived TinyDB per call is cheap.
+    return TinyDB(path, storage=AtomicJSONStorage)
+
+
+def read_record(path: Path) -> dict[str, Any]:
+    """The record in `path`, in the current schema.
+
+    Raises FileNotFoundError, DamagedFile (does not parse, or is not a game)
+    or NewerSchema.
+    """
+    if not path.exists():
+        raise FileNotFoundError(path)
+    raw = _open(path).table(TABLE).get(doc_id=DOC_ID)
+    if not isinstance(raw, dict):
+        if not path.exists():
+            raise FileNotFoundError(path)
+        raise DamagedFile(str(path), "it holds no game")
+    record = upgrade_game_record(dict(raw), str(path))
+    problem = _record_problem(record)
+    if problem:
+        raise DamagedFile(str(path), problem)
+    return record
+
+
+def _record_problem(r: dict[str, Any]) -> str | None:
+    if not isinstance(r.get("id"), str):
+        return "it has no game id"
+    rev = r.get("revision")
+    if not isinstance(rev, int) or isinstance(rev, bool) or rev < 1:
+        return "it has no revision number"
+    for key in ("created", "updated"):
+        try:
+            datetime.fromisoformat(r[key])
+        except (KeyError, TypeError, ValueError):
+            return f"its {key} time is missing"
+    doc = r.get("doc")
+    if not isinstance(doc, dict):
+        return "it holds no game document"
+    players = doc.get("players")
+    if not (isinstance(players, list) and len(players) == 4
+            and all(isinstance(p, str) for p in players)):
+        return "its game has no four players"
+    if not isinstance(doc.get("hands", []), list):
+        return "its hands are not a list"
+    if not isinstance(r.get("changes", []), list):
+        return "its change notes are not a list"
+    return None
+
+
+def write_record(path: Path, record: dict[str, Any], *, create: bool) -> None:
+    """Save `record` durably: when this returns, the change survives a crash."""
+    table = _open(path).table(TABLE)
+    if create:
+        table.insert(Document(record, doc_id=DOC_ID))
+        return
+
+    def replace(doc: MutableMapping[Any, Any]) -> None:
+        doc.clear()
+        doc.update(record)
+
+    table.update(replace, doc_ids=[DOC_ID])
+
+
+def new_record(game_id: str, doc: dict[str, Any], now: datetime) -> dict[str, Any]:
+    stamp = now.isoformat()
+    return {
+        "schema": GAME_SCHEMA,
+        "id": game_id,
+        "revision": 1,
+        "created": stamp,
+        "updated": stamp,
+        "changes": [{"revision": 1, "what": "the game was started"}],
+        "doc": doc,
+    }
+
+
+def next_record(
+    record: dict[str, Any], doc: dict[str, Any], what: str, now: datetime
+) -> dict[str, Any]:
+    """The record after one more change to the game."""
+    revision = record["revision"] + 1
+    changes = [*record.get("changes", []), {"revision": revision, "what": what}]
+    return {
+        **record,
+        "schema": GAME_SCHEMA,
+        "revision": revision,
+        "updated": now.isoformat(),
+        "changes": changes[-MAX_CHANGES:],
+        "doc": doc,
+    }
+
+
+def changes_since(record: dict[str, Any], revision: int) -> list[str]:
+    """What happened to the game after `revision`, in order, in player words."""
+    later = [c for c in record.get("changes", []) if c.get("revision", 0) > revision]
+    kept = record.get("changes", [])
+    first_kept = kept[0]["revision"] if kept else record["revision"] + 1
+    missing = min(first_kept - 1, record["revision"]) - revision
+    notes = [str(c.get("what", "it was changed")) for c in later]
+    if missing > 0:
+        notes.insert(0, f"{missing} earlier change{'s were' if missing > 1 else ' was'} made")
+    return notes
+
+
+def to_stored(record: dict[str, Any]) -> StoredGame:
+    return StoredGame(
+        id=record["id"],
+        revision=record["revision"],
+        created=datetime.fromisoformat(record["created"]),
+        updated=datetime.fromisoformat(record["updated"]),
+        doc=copy.deepcopy(record["doc"]),
+    )
+
+
+def team_names(doc: dict[str, Any]) -> tuple[str, str]:
+    teams = doc.get("teams")
+    if isinstance(teams, list) and len(teams) == 2 and all(isinstance(t, str) for t in teams):
+        return teams[0], teams[1]
+    p = doc["players"]
+    return f"{p[0]} & {p[2]}", f"{p[1]} & {p[3]}"
+
+
+def summarize(record: dict[str, Any], scoring: Scoring) -> GameSummary:
+    doc = record["doc"]
+    invalid_from = scoring.invalid_from
+    if invalid_from is None and scoring.error is not None:
+        invalid_from = 0  # the header itself is refused: no hand can be trusted
+    p = doc["players"]
+    return GameSummary(
+        id=record["id"],
+        revision=record["revision"],
+        players=(p[0], p[1], p[2], p[3]),
+        teams=team_names(doc),
+        created=datetime.fromisoformat(record["created"]),
+        updated=datetime.fromisoformat(record["updated"]),
+        hand_count=len(doc.get("hands", [])),
+        totals=scoring.totals,
+        winner=scoring.winner,
+        finished=scoring.winner is not None,
+        invalid_from=invalid_from,
+    )
