@@ -2,8 +2,164 @@
 
 from __future__ import annotations
 
+import argparse
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
 from typing import Any
+
+from scorer.paths import resolve_data_dir
+from scorer.store import GameNotFound, GameStore, GameSummary, InvalidGame
+from scorer.store.atomic_storage import atomic_write_bytes
+from scorer.store.validation import validate_doc
+
+EXIT_OK = 0
+EXIT_FAILED = 1  # nothing wrong with the input, but it could not be done
+EXIT_BAD_INPUT = 2  # a bad file or argument; nothing was changed
 
 
 def register(sub: Any) -> None:
-    pass
+    """Add the `import`, `export` and `games` subcommands."""
+    common = argparse.ArgumentParser(add_help=False)
+    # SUPPRESS: do not overwrite a --data-dir given before the command name.
+    common.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        default=argparse.SUPPRESS,
+        help="folder holding the saved games (default: $TARABISH_DATA, "
+        "else the user data folder)",
+    )
+
+    p = sub.add_parser(
+        "import", parents=[common], help="store games from tarabish-game/1 files"
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="game files ('-' reads stdin)")
+    p.set_defaults(run=run_import)
+
+    p = sub.add_parser("export", parents=[common], help="write one game as a tarabish-game/1 file")
+    p.add_argument("game", metavar="GAME", help="game id (or its first few characters)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    p.set_defaults(run=run_export)
+
+    p = sub.add_parser("games", parents=[common], help="list the saved games")
+    p.add_argument("--json", action="store_true", help="print the list as JSON")
+    p.set_defaults(run=run_games)
+
+
+def open_store(args: argparse.Namespace) -> GameStore:
+    """The store in the chosen data folder; start-up problems go to stderr."""
+    store = GameStore(resolve_data_dir(getattr(args, "data_dir", None)))
+    for problem in store.problems:
+        print(f"tarabish: {problem}", file=sys.stderr)
+    return store
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Validate every file first; store them only if all are good."""
+    docs: list[dict[str, Any]] = []
+    for name in args.files:
+        doc, error = _load_game_file(name)
+        if error is not None:
+            print(f"{name}: {error}", file=sys.stderr)
+        elif doc is not None:
+            docs.append(doc)
+    if len(docs) != len(args.files):
+        print("Nothing was imported.", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    with open_store(args) as store:
+        for doc in docs:
+            print(store.create_game(doc).id)
+    return EXIT_OK
+
+
+def _load_game_file(name: str) -> tuple[dict[str, Any] | None, str | None]:
+    try:
+        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+    except OSError as e:
+        return None, f"cannot be read ({e.strerror or e})"
+    except UnicodeDecodeError:
+        return None, "is not a text file"
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        return None, f"is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
+    if not isinstance(doc, dict):
+        return None, "is not a game file (expected a JSON object)"
+    try:
+        validate_doc(doc)
+    except InvalidGame as e:
+        return None, str(e)
+    return doc, None
+
+
+def run_export(args: argparse.Namespace) -> int:
+    with open_store(args) as store:
+        matches = store.find_games(args.game)
+        if args.game in matches:
+            matches = [args.game]
+        if len(matches) != 1:
+            what = "no saved game" if not matches else f"{len(matches)} games"
+            print(f"tarabish: {what} with an id starting {args.game!r}.", file=sys.stderr)
+            return EXIT_FAILED
+        try:
+            game = store.get_game(matches[0])
+        except GameNotFound as e:
+            print(f"tarabish: {e}", file=sys.stderr)
+            return EXIT_FAILED
+    text = json.dumps(game.doc, indent=2, ensure_ascii=False) + "\n"
+    if args.output is None or args.output == "-":
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        atomic_write_bytes(Path(args.output), text.encode("utf-8"))
+    except OSError as e:
+        print(f"tarabish: cannot write {args.output} ({e.strerror or e})", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def run_games(args: argparse.Namespace) -> int:
+    with open_store(args) as store:
+        games = store.list_games()
+        where = store.data_dir
+    if args.json:
+        print(json.dumps([g.model_dump(mode="json") for g in games], indent=2,
+                         ensure_ascii=False))
+        return EXIT_OK
+    if not games:
+        print(f"No saved games in {where}.")
+        return EXIT_OK
+    print(format_games(games))
+    return EXIT_OK
+
+
+def format_games(games: list[GameSummary]) -> str:
+    """The game list as a plain-text table."""
+    header = ("ID", "STARTED", "LAST HAND", "PLAYERS", "SCORE", "WINNER")
+    rows = [header]
+    flagged = False
+    for g in games:
+        p = g.players
+        score = f"{g.totals[0]}-{g.totals[1]}"
+        if g.invalid_from is not None:
+            score += "*"
+            flagged = True
+        rows.append((
+            g.id,
+            _when(g.created),
+            _when(g.updated) if g.hand_count else "-",
+            f"{p[0]} & {p[2]} v {p[1]} & {p[3]}",
+            score,
+            g.teams[g.winner] if g.winner is not None else "-",
+        ))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+             for r in rows]
+    if flagged:
+        lines.append("* a hand needs fixing; the score counts the hands before it")
+    return "\n".join(lines)
+
+
+def _when(dt: datetime) -> str:
+    return str(dt.astimezone().strftime("%Y-%m-%d %H:%M"))
