@@ -12,9 +12,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rules.errors import GameFileError
+from rules.game_file import parse_game
+from rules.replay import replay
 from scorer.store.errors import InvalidGame
-
-FORMAT = "tarabish-game/1"
 
 
 @dataclass(frozen=True)
@@ -51,16 +52,38 @@ def validate_doc(doc: dict[str, Any], *, allow_invalid_after: int | None = None)
 
 
 def score_doc(doc: dict[str, Any]) -> Scoring:
-    """Replay `doc`; never raises for a bad hand, it reports where the trouble starts.
+    """Replay `doc` through the rules engine; never raises for a bad game.
 
-    A file-level problem (no valid header) is reported as `invalid_from=None`
-    with `error` set.
+    Invalid hands score nothing (the engine's rule); `invalid_from` is the
+    first of them. A hand too malformed to read stops the replay there. A
+    problem with the game itself (players, house rules...) gives
+    `invalid_from=None` with `error` set.
     """
-    problem = _structure_problem(doc)
-    if problem is not None:
-        message, hand = problem
-        return Scoring((0, 0), None, hand, message)
-    return Scoring((0, 0), None, None)
+    try:
+        game = parse_game(doc)
+    except GameFileError as e:
+        if e.hand is None:
+            return Scoring((0, 0), None, None, _sentence(e))
+        # Score what can be read: the hands before the unreadable one.
+        try:
+            before = replay(parse_game({**doc, "hands": doc["hands"][: e.hand]}))
+        except GameFileError:
+            return Scoring((0, 0), None, e.hand, _sentence(e))
+        earlier = before.first_error
+        first = earlier if earlier is not None else e
+        return Scoring(before.totals, before.winner, first.hand, _sentence(first))
+    result = replay(game)
+    error = result.first_error
+    if error is None:
+        return Scoring(result.totals, result.winner, None)
+    return Scoring(result.totals, result.winner, error.hand, _sentence(error))
+
+
+def _sentence(error: GameFileError) -> str:
+    text = error.message.strip()
+    if error.hand is not None:
+        return f"Hand {error.hand + 1}: {text}"
+    return text[:1].upper() + text[1:]
 
 
 @cache
@@ -73,28 +96,3 @@ def scoring_fingerprint() -> str:
         h.update(src.name.encode())
         h.update(src.read_bytes())
     return h.hexdigest()[:16]
-
-
-# Stand-in until the rules engine's game_file/replay modules land: shape only.
-_HAND_KEYS = {"caller", "trump", "points", "runs", "bella", "misplay", "thrown_by", "passed"}
-
-
-def _structure_problem(doc: Any) -> tuple[str, int | None] | None:
-    if not isinstance(doc, dict):
-        return "A game file must be a JSON object.", None
-    if doc.get("format") != FORMAT:
-        return f"This is not a {FORMAT} game file.", None
-    players = doc.get("players")
-    if not (isinstance(players, list) and len(players) == 4
-            and all(isinstance(p, str) and p.strip() for p in players)):
-        return "A game needs four player names.", None
-    hands = doc.get("hands", [])
-    if not isinstance(hands, list):
-        return "The hands must be a list.", None
-    for i, hand in enumerate(hands):
-        if not isinstance(hand, dict) or not hand:
-            return f"Hand {i + 1} is empty.", i
-        unknown = set(hand) - _HAND_KEYS
-        if unknown:
-            return f"Hand {i + 1} has unknown entries: {', '.join(sorted(unknown))}.", i
-    return None
