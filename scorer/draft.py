@@ -196,18 +196,18 @@ class HandDraft(BaseModel):
             if self.ending is Ending.MISPLAY:
                 if self.misplay_by is None or self.misplay_upheld is None:
                     raise DraftIncomplete("Say which team called the misplay and if it was upheld")
-                return MisplayHand(**common, misplay=Misplay(  # type: ignore[arg-type]
+                return MisplayHand(**common, misplay=Misplay(
                     called_by=self.misplay_by, upheld=self.misplay_upheld))
             if self.ending is Ending.THROWN:
                 if self.thrown_by is None:
                     raise DraftIncomplete("Tap the player who threw in")
-                return ThrownHand(**common, thrown_by=self.thrown_by)  # type: ignore[arg-type]
+                return ThrownHand(**common, thrown_by=self.thrown_by)
             if self.tricks is None:
                 raise DraftIncomplete("Enter the trick points")
             problem = self.points_problem()
             if problem:
                 raise DraftIncomplete(problem)
-            return PlayedHand(**common, points=TrickPoints(  # type: ignore[arg-type]
+            return PlayedHand(**common, points=TrickPoints(
                 team=self.points_team, tricks=self.tricks))
         except TarabishError:
             raise
@@ -234,7 +234,8 @@ def caller_options(game: Game, before: GameReplay, index: int) -> tuple[CallerOp
 
 def trump_options(game: Game) -> tuple[TrumpCall, ...]:
     suits: tuple[TrumpCall, ...] = tuple(Suit)
-    return (*suits, NO_TRUMP) if game.rules.no_trump else suits
+    no_trump: TrumpCall = "NT"
+    return (*suits, no_trump) if game.rules.no_trump else suits
 
 
 class Preview(BaseModel):
