@@ -1,0 +1,160 @@
+"""Crash safety: a child saving in a loop is SIGKILLed at random moments, over and over.
+
+After every kill: every file parses, every save the child saw return is there,
+and each game is exactly as last reported, or (for the one save in flight when
+the kill came) exactly as that save would have left it. Nothing else.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import random
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import game_doc
+
+from scorer.store import GameStore
+from scorer.store.records import read_record
+
+KILLS = 220
+HANDS_PER_GAME = 8
+
+
+def digest(hands: list[dict[str, Any]]) -> str:
+    return hashlib.sha1(json.dumps(hands, sort_keys=True).encode()).hexdigest()
+
+
+def hand(rng: random.Random) -> dict[str, Any]:
+    return {"caller": 1, "trump": "C", "points": {"team": 0, "tricks": rng.randint(20, 79)}}
+
+
+def child(data: Path, fd: int, seed: int) -> None:
+    """Save forever, saying what it is about to do and what returned (one line each)."""
+    rng = random.Random(seed)
+
+    def say(**msg: Any) -> None:
+        os.write(fd, (json.dumps(msg) + "\n").encode())  # < PIPE_BUF: never half a line
+
+    store = GameStore(data)
+    if store.problems:
+        say(error=store.problems)
+        return
+    unfinished = [s for s in store.list_games() if s.hand_count < HANDS_PER_GAME]
+    game = store.get_game(unfinished[0].id) if unfinished else None
+    while True:
+        if game is None or len(game.doc["hands"]) >= HANDS_PER_GAME:
+            doc = game_doc(0, target=100_000)
+            say(intent="create", digest=digest([]))
+            game = store.create_game(doc)
+        else:
+            hands = copy.deepcopy(game.doc["hands"])
+            roll = rng.random()
+            if hands and roll < 0.2:
+                hands.pop()
+                say(intent=game.id, rev=game.revision + 1, digest=digest(hands))
+                game = store.undo_last_hand(game.id, game.revision)
+            elif hands and roll < 0.4:
+                i = rng.randrange(len(hands))
+                hands[i] = hand(rng)
+                say(intent=game.id, rev=game.revision + 1, digest=digest(hands))
+                game = store.replace_hand(game.id, i, hands[i], game.revision)
+            else:
+                hands.append(hand(rng))
+                say(intent=game.id, rev=game.revision + 1, digest=digest(hands))
+                game = store.add_hand(game.id, hands[-1], game.revision)
+        say(done=game.id, rev=game.revision, digest=digest(game.doc["hands"]))
+
+
+def run_child_until_killed(data: Path, seed: int, delay: float) -> list[dict[str, Any]]:
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 1
+        try:
+            os.close(read_end)
+            child(data, write_end, seed)
+        except BaseException as e:
+            os.write(write_end, (json.dumps({"error": repr(e)}) + "\n").encode())
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    time.sleep(delay)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    chunks = []
+    while chunk := os.read(read_end, 65536):
+        chunks.append(chunk)
+    os.close(read_end)
+    return [json.loads(line) for line in b"".join(chunks).decode().splitlines()]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork and SIGKILL")
+def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    GameStore(data)  # folders exist before the first kill
+    rng = random.Random(1234)
+    saved: dict[str, tuple[int, str]] = {}  # game id -> (revision, digest) last seen returned
+    saves = 0
+    landed_in_flight = 0
+    killed_mid_write = 0
+    temp_files: set[str] = set()
+    started = time.monotonic()
+    for kill in range(KILLS):
+        lines = run_child_until_killed(data, seed=kill, delay=rng.uniform(0.0, 0.06))
+        errors = [m["error"] for m in lines if "error" in m]
+        assert errors == [], errors
+        in_flight: dict[str, Any] | None = None
+        for msg in lines:
+            if "intent" in msg:
+                in_flight = msg
+            else:
+                saved[msg["done"]] = (msg["rev"], msg["digest"])
+                in_flight = None
+                saves += 1
+
+        # Every file parses, and is a whole game.
+        on_disk: dict[str, tuple[int, str]] = {}
+        for path in (data / "games").glob("*.json"):
+            record = read_record(path)
+            on_disk[path.stem] = (record["revision"], digest(record["doc"]["hands"]))
+        assert not (data / "damaged").exists()
+        if (data / "index.json").exists():
+            json.loads((data / "index.json").read_bytes())
+        temps = {p.name for p in (data / "games").glob(".*.tmp")}
+        killed_mid_write += bool(temps - temp_files)  # a write cut off before its rename
+        temp_files |= temps
+        # Every returned save is there; only the save in flight may have landed beyond it.
+        for game_id, state in saved.items():
+            assert game_id in on_disk, f"game {game_id} lost after kill {kill}"
+            if on_disk[game_id] != state:
+                assert in_flight is not None and in_flight["intent"] == game_id, (
+                    f"kill {kill}: {game_id} is {on_disk[game_id]}, reported {state}"
+                )
+                assert on_disk[game_id] == (in_flight["rev"], in_flight["digest"])
+                landed_in_flight += 1
+        extra = set(on_disk) - set(saved)
+        if extra:  # a game whose creation was under way when the kill came
+            assert len(extra) == 1 and in_flight is not None
+            assert in_flight["intent"] == "create"
+            [new_id] = extra
+            assert on_disk[new_id] == (1, in_flight["digest"])
+        saved.update({game_id: on_disk[game_id] for game_id in extra})
+        for game_id in saved:
+            saved[game_id] = on_disk[game_id]
+
+    # And the store itself opens clean, with every game listed.
+    store = GameStore(data)
+    assert store.problems == []
+    assert {s.id for s in store.list_games()} == set(saved)
+    elapsed = time.monotonic() - started
+    print(f"{KILLS} kills ({killed_mid_write} in the middle of writing a file), "
+          f"{saves} saves returned, {landed_in_flight} in-flight saves landed, "
+          f"{len(saved)} games, {elapsed:.1f} s")
+    assert saves > KILLS  # the children really were saving between kills
