@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -47,14 +49,36 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run_games)
 
 
+class NoStore(Exception):
+    """The data folder cannot be used (permissions, not a folder...); already reported."""
+
+
 def open_store(args: argparse.Namespace) -> GameStore:
     """The store in the chosen data folder; start-up problems go to stderr."""
-    store = GameStore(resolve_data_dir(getattr(args, "data_dir", None)))
+    where = resolve_data_dir(getattr(args, "data_dir", None))
+    try:
+        store = GameStore(where)
+    except OSError as e:
+        print(f"tarabish: cannot use the data folder {where} ({e.strerror or e})",
+              file=sys.stderr)
+        raise NoStore from e
     for problem in store.problems:
         print(f"tarabish: {problem}", file=sys.stderr)
     return store
 
 
+def _reports_no_store(run: Callable[[argparse.Namespace], int]) -> Callable[..., int]:
+    @functools.wraps(run)
+    def wrapped(args: argparse.Namespace) -> int:
+        try:
+            return run(args)
+        except NoStore:
+            return EXIT_FAILED
+
+    return wrapped
+
+
+@_reports_no_store
 def run_import(args: argparse.Namespace) -> int:
     """Validate every file first; store them only if all are good."""
     docs: list[dict[str, Any]] = []
@@ -93,6 +117,7 @@ def _load_game_file(name: str) -> tuple[dict[str, Any] | None, str | None]:
     return doc, None
 
 
+@_reports_no_store
 def run_export(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         matches = store.find_games(args.game)
@@ -119,6 +144,7 @@ def run_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+@_reports_no_store
 def run_games(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         games = store.list_games()

@@ -244,7 +244,10 @@ class GameStore:
             doc, allow_invalid_after, what = change(copy.deepcopy(record["doc"]))
             scoring = check_doc(doc, allow_invalid_after=allow_invalid_after)
             new = next_record(record, doc, what, utcnow())
-            write_record(self._path(game_id), new, create=False)
+            try:
+                write_record(self._path(game_id), new, create=False)
+            except FileNotFoundError:
+                raise GameNotFound(game_id) from None
             self._saved(new, scoring)
             return to_stored(new)
 

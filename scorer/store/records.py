@@ -88,7 +88,10 @@ def _record_problem(r: dict[str, Any]) -> str | None:
 
 
 def write_record(path: Path, record: dict[str, Any], *, create: bool) -> None:
-    """Save `record` durably: when this returns, the change survives a crash."""
+    """Save `record` durably: when this returns, the change survives a crash.
+
+    Raises FileNotFoundError when updating a game whose file is gone.
+    """
     table = _open(path).table(TABLE)
     if create:
         table.insert(Document(record, doc_id=DOC_ID))
@@ -98,7 +101,10 @@ def write_record(path: Path, record: dict[str, Any], *, create: bool) -> None:
         doc.clear()
         doc.update(record)
 
-    table.update(replace, doc_ids=[DOC_ID])
+    try:
+        table.update(replace, doc_ids=[DOC_ID])
+    except KeyError:  # the file vanished since it was read (deleted by another process)
+        raise FileNotFoundError(path) from None
 
 
 def new_record(game_id: str, doc: dict[str, Any], now: datetime) -> dict[str, Any]:

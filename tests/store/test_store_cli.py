@@ -112,3 +112,10 @@ def test_damaged_files_are_reported_by_commands(
     out, err = capsys.readouterr()
     assert ok.id in out and g.id not in out
     assert g.id in err and "could not be read" in err
+
+
+def test_unusable_data_dir_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("x")
+    assert main(["games", "--data-dir", str(not_a_folder)]) == 1
+    assert "cannot use the data folder" in capsys.readouterr().err
