@@ -1,0 +1,64 @@
+"""What every screen of one browser session shares: the page, the store, navigation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from urllib.parse import urljoin
+
+import flet as ft
+
+from scorer.draft import HandDraft
+from scorer.store.game_store import GameStore
+
+if TYPE_CHECKING:
+    from scorer.app.actions import TableActions
+
+
+@dataclass
+class AppContext:
+    """Per-session state. Only conveniences live here: the truth is in the store."""
+
+    page: ft.Page
+    store: GameStore
+    drafts: dict[str, HandDraft] = field(default_factory=dict)
+    """Hands being entered, by game id and hand index, so a detour to the run
+    checker or the card counter does not lose the taps."""
+    actions: TableActions = field(init=False)
+    router_refresh: Callable[[], None] = lambda: None
+    """Redraw the current screen from the store (set by the router)."""
+
+    def __post_init__(self) -> None:
+        from scorer.app.actions import TableActions
+
+        self.actions = TableActions(self)
+
+    def go(self, route: str) -> None:
+        """Navigate (adds a browser history entry)."""
+        self.page.run_task(self.page.push_route, route)
+
+    def download(self, path: str) -> None:
+        """Open a server address (such as an export) in the browser."""
+        url = urljoin(self.page.url or "/", path)
+        self.page.run_task(ft.UrlLauncher().launch_url, url)
+
+    def toast(self, message: str, error: bool = False) -> None:
+        """A short message at the bottom of the screen."""
+        bar = ft.SnackBar(
+            content=ft.Text(message, size=16),
+            bgcolor=ft.Colors.ERROR_CONTAINER if error else None,
+            duration=4000 if error else 2500,
+        )
+        self.page.show_dialog(bar)
+
+    @property
+    def dark(self) -> bool:
+        if self.page.theme_mode == ft.ThemeMode.DARK:
+            return True
+        return (self.page.theme_mode == ft.ThemeMode.SYSTEM
+                and self.page.platform_brightness == ft.Brightness.DARK)
+
+    @staticmethod
+    def draft_key(game_id: str, index: int | None) -> str:
+        return f"{game_id}/{'new' if index is None else index}"

@@ -1,0 +1,72 @@
+"""What the sheet shows about a stored game, derived by replaying it (never stored)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.game import Game
+from rules.game_file import parse_game
+from rules.hands import PassedHand
+from rules.replay import GameReplay, HandResult
+from rules.replay import replay as replay_game
+from rules.table import eldest_of, other_team, right_of, team_of
+from scorer.sheet_text import trump_label
+from scorer.store.models import StoredGame
+
+
+@dataclass(frozen=True)
+class GameModel:
+    stored: StoredGame
+    game: Game
+    replay: GameReplay
+
+    @classmethod
+    def load(cls, stored: StoredGame) -> GameModel:
+        game = parse_game(stored.doc)
+        return cls(stored=stored, game=game, replay=replay_game(game))
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    @property
+    def title(self) -> str:
+        teams = self.game.team_names
+        return f"{teams[0]} vs {teams[1]}"
+
+    def next_hand_line(self) -> str:
+        names = self.game.names
+        dealer = self.replay.next_dealer
+        return (f"Hand {len(self.game.hands) + 1}: {names.player(dealer)} deals, "
+                f"{names.player(eldest_of(dealer))} speaks and leads")
+
+    def forced_line(self) -> str | None:
+        forced = self.replay.forced
+        if not forced:
+            return None
+        names = self.game.names
+        mark = self.game.rules.forced_at
+        dealer = self.replay.next_dealer
+        who = " and ".join(names.team(t) for t in forced)
+        verb = "are" if len(forced) == 1 else "are both"
+        line = f"{who} {verb} forced (over {mark})."
+        if other_team(team_of(dealer)) in forced:
+            line += (f" {names.player(right_of(dealer))} must call if it comes round: "
+                     f"{names.player(dealer)} (dealing) cannot be left to call.")
+        return line
+
+    def describe(self, result: HandResult) -> str:
+        """`Dee dealt · Ann called ♥` for one sheet row."""
+        names = self.game.names
+        dealt = f"{names.player(result.dealer)} dealt"
+        hand = result.hand
+        if isinstance(hand, PassedHand):
+            return f"{dealt} · all passed"
+        trump = trump_label(str(hand.trump))
+        return f"{dealt} · {names.player(hand.caller)} called {trump}"
+
+    def winner_line(self) -> str | None:
+        if self.replay.winner is None:
+            return None
+        reason = self.replay.winner_reason
+        return reason.text if reason else f"{self.game.team_names[self.replay.winner]} win"

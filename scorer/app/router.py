@@ -1,0 +1,106 @@
+"""Addresses to screens. Every screen is rebuilt from the store on every visit,
+so a phone that slept or reloaded comes back to the same place."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from urllib.parse import parse_qs, urlsplit
+
+import flet as ft
+
+from scorer.app.actions import game_topic
+from scorer.app.context import AppContext
+from scorer.app.views.common import message_view
+from scorer.app.views.home import home_view
+from scorer.app.views.new_game import new_game_view
+from scorer.app.views.past_games import past_games_view
+from scorer.app.views.record_hand import record_hand_view
+from scorer.app.views.sheet import sheet_view
+
+logger = logging.getLogger(__name__)
+GAME = r"(?P<gid>[0-9a-f]{8})"
+Builder = Callable[[AppContext, dict[str, str], dict[str, str]], ft.View]
+
+
+def _extra_routes() -> list[tuple[str, Builder]]:
+    """Screens from other modules (rules reference, run checker, card counter)."""
+    try:
+        from scorer.app.views.reference_routes import ROUTES
+    except ImportError:
+        return []
+    return list(ROUTES)
+
+
+ROUTES: list[tuple[str, Builder]] = [
+    (r"/", lambda ctx, _p, _q: home_view(ctx)),
+    (r"/new", lambda ctx, _p, q: new_game_view(ctx, q.get("again"))),
+    (r"/games", lambda ctx, _p, _q: past_games_view(ctx)),
+    (rf"/game/{GAME}", lambda ctx, p, _q: sheet_view(ctx, p["gid"])),
+    (rf"/game/{GAME}/hand", lambda ctx, p, _q: record_hand_view(ctx, p["gid"])),
+    (rf"/game/{GAME}/hand/(?P<n>[0-9]{{1,4}})",
+     lambda ctx, p, _q: record_hand_view(ctx, p["gid"], int(p["n"]))),
+]
+
+
+class Router:
+    """Shows the screen for the page's route and keeps it fresh when the game changes."""
+
+    def __init__(self, ctx: AppContext) -> None:
+        self.ctx = ctx
+        self.route = "/"
+        self.game_id: str | None = None
+        self.routes = [(re.compile(f"^{pattern}$"), build)
+                       for pattern, build in ROUTES + _extra_routes()]
+
+    def build(self, route: str) -> ft.View:
+        parts = urlsplit(route or "/")
+        path = parts.path.rstrip("/") or "/"
+        query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+        for pattern, build in self.routes:
+            match = pattern.match(path)
+            if match:
+                return build(self.ctx, match.groupdict(), query)
+        return message_view(self.ctx, route, "Page not found",
+                            "There is nothing at this address. Start again from home.")
+
+    def show(self, route: str | None = None) -> None:
+        page = self.ctx.page
+        self.route = route if route is not None else (page.route or "/")
+        try:
+            view = self.build(self.route)
+        except Exception:  # a broken screen must not leave a phone on a blank page
+            logger.exception("could not show %s", self.route)
+            view = message_view(self.ctx, self.route, "Something went wrong",
+                                "This screen could not be shown. Your games are safe.")
+        self._follow(self._game_of(self.route))
+        page.views.clear()
+        page.views.append(view)
+        page.update()
+
+    @staticmethod
+    def _game_of(route: str) -> str | None:
+        match = re.match(rf"^/game/{GAME}", urlsplit(route).path)
+        return match.group("gid") if match else None
+
+    def _follow(self, game_id: str | None) -> None:
+        """Listen for changes to the game on screen, and only that one."""
+        if game_id == self.game_id:
+            return
+        pubsub = self.ctx.page.pubsub
+        if self.game_id is not None:
+            pubsub.unsubscribe_topic(game_topic(self.game_id))
+        self.game_id = game_id
+        if game_id is not None:
+            pubsub.subscribe_topic(game_topic(game_id), self._on_game_changed)
+
+    def _on_game_changed(self, _topic: str, game_id: str) -> None:
+        # Redraw a sheet; a hand being entered keeps its taps and learns of the
+        # change when it saves (the store refuses a stale revision).
+        path = urlsplit(self.route).path.rstrip("/")
+        if game_id == self.game_id and path == f"/game/{game_id}":
+            self.show(self.route)
+
+    def close(self) -> None:
+        self.ctx.page.pubsub.unsubscribe_all()

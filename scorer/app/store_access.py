@@ -1,0 +1,21 @@
+"""One GameStore per server process, shared by every phone's session."""
+
+from __future__ import annotations
+
+import threading
+
+from scorer.app import CONFIG
+from scorer.paths import resolve_data_dir
+from scorer.store.game_store import GameStore
+
+_lock = threading.Lock()
+_store: GameStore | None = None
+
+
+def get_store() -> GameStore:
+    """The process's store, opened on first use in the configured data folder."""
+    global _store
+    with _lock:
+        if _store is None:
+            _store = GameStore(resolve_data_dir(CONFIG.data_dir))
+        return _store

@@ -1,0 +1,44 @@
+"""The page function: one call per browser session, wiring theme, router and store."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+import flet as ft
+
+from scorer.app import FONTS
+from scorer.app.context import AppContext
+from scorer.app.router import Router
+from scorer.app.store_access import get_store
+from scorer.app.theme import apply_theme
+
+logger = logging.getLogger(__name__)
+
+
+async def keep_awake() -> None:
+    """Keep the phone's screen on while the app is open (where the browser allows)."""
+    with contextlib.suppress(Exception):
+        await ft.Wakelock().enable()
+
+
+def main(page: ft.Page) -> None:
+    """Start one session: the screen for the page's address, from the store."""
+    page.title = "Tarabish"
+    page.fonts = FONTS
+    apply_theme(page)
+    ctx = AppContext(page=page, store=get_store())
+    router = Router(ctx)
+    ctx.router_refresh = router.show
+
+    def route_changed(e: ft.RouteChangeEvent) -> None:
+        router.show(e.route)
+
+    def closed(_e: object) -> None:
+        router.close()
+
+    page.on_route_change = route_changed
+    page.on_close = closed
+    page.on_platform_brightness_change = lambda _e: router.show(router.route)
+    router.show(page.route)
+    page.run_task(keep_awake)

@@ -1,0 +1,55 @@
+"""Pieces every screen uses: the app bar and the scrolling page body."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import flet as ft
+
+from scorer.app.context import AppContext
+from scorer.app.theme import GAP, PAD
+
+
+def app_bar(
+    ctx: AppContext, title: str, back_to: str | None = None,
+    actions: Sequence[ft.Control] = (),
+) -> ft.AppBar:
+    """Title bar with a back arrow to `back_to` (no arrow on home)."""
+    leading = None
+    if back_to is not None:
+        leading = ft.IconButton(ft.Icons.ARROW_BACK, tooltip="Back",
+                                on_click=lambda _e: ctx.go(back_to))
+    return ft.AppBar(
+        leading=leading,
+        title=ft.Text(title, size=20, weight=ft.FontWeight.BOLD, max_lines=1,
+                      overflow=ft.TextOverflow.ELLIPSIS),
+        actions=list(actions),
+        automatically_imply_leading=False,
+    )
+
+
+def screen(
+    route: str, bar: ft.AppBar, body: Sequence[ft.Control],
+    bottom: ft.Control | None = None,
+) -> ft.View:
+    """A scrolling column of content, with an optional bar fixed at the bottom."""
+    content = ft.Column(list(body), spacing=GAP + 4, scroll=ft.ScrollMode.AUTO, expand=True)
+    controls: list[ft.Control] = [content]
+    if bottom is not None:
+        controls.append(ft.Container(content=bottom, padding=ft.Padding.only(top=8)))
+    return ft.View(
+        route=route,
+        appbar=bar,
+        controls=[ft.SafeArea(content=ft.Column(controls, expand=True, spacing=0), expand=True)],
+        padding=ft.Padding.symmetric(horizontal=PAD, vertical=8),
+    )
+
+
+def message_view(ctx: AppContext, route: str, title: str, text: str) -> ft.View:
+    """A plain page for an address that leads nowhere."""
+    from scorer.app.widgets import big_button
+
+    return screen(route, app_bar(ctx, title, back_to="/"), [
+        ft.Text(text, size=17),
+        ft.Row([big_button("Home", lambda _e: ctx.go("/"), icon=ft.Icons.HOME)]),
+    ])

@@ -1,0 +1,50 @@
+"""Home: resume the game in progress, start one, past games, rules, run checker."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from scorer.app.context import AppContext
+from scorer.app.views.common import app_bar, screen
+from scorer.app.widgets import big_button, notice
+from scorer.store.models import GameSummary
+
+
+def in_progress(ctx: AppContext) -> list[GameSummary]:
+    return [game for game in ctx.store.list_games() if not game.finished]
+
+
+def home_view(ctx: AppContext) -> ft.View:
+    body: list[ft.Control] = []
+    for problem in ctx.store.problems:
+        body.append(notice(problem, error=True))
+    playing = in_progress(ctx)
+    if playing:
+        latest = playing[0]
+        score = f"{latest.teams[0]} {latest.totals[0]} – {latest.totals[1]} {latest.teams[1]}"
+        body.append(ft.Text("Game in progress", size=15, weight=ft.FontWeight.BOLD))
+        body.append(ft.Row([big_button(
+            f"Resume: {score}", lambda _e, gid=latest.id: ctx.go(f"/game/{gid}"),
+            icon=ft.Icons.PLAY_ARROW, height=72,
+        )]))
+        for other in playing[1:4]:
+            label = f"{other.teams[0]} {other.totals[0]} – {other.totals[1]} {other.teams[1]}"
+            body.append(ft.Row([big_button(
+                label, lambda _e, gid=other.id: ctx.go(f"/game/{gid}"), primary=False,
+                icon=ft.Icons.TABLE_RESTAURANT,
+            )]))
+    body.extend([
+        ft.Row([big_button("New game", lambda _e: ctx.go("/new"), icon=ft.Icons.ADD,
+                           primary=not playing)]),
+        ft.Row([big_button("Past games", lambda _e: ctx.go("/games"), icon=ft.Icons.HISTORY,
+                           primary=False)]),
+        ft.Row([big_button("Rules", lambda _e: ctx.go("/rules"), icon=ft.Icons.MENU_BOOK,
+                           primary=False)]),
+        ft.Row([big_button("Run checker", lambda _e: ctx.go("/check"), icon=ft.Icons.STYLE,
+                           primary=False)]),
+        ft.Row([big_button("Card counter", lambda _e: ctx.go("/count"),
+                           icon=ft.Icons.CALCULATE, primary=False)]),
+        ft.Text("Keeps the score and settles the arguments: every ruling comes with its reason.",
+                size=14, color=ft.Colors.ON_SURFACE_VARIANT),
+    ])
+    return screen("/", app_bar(ctx, "♠ ♥ Tarabish ♦ ♣"), body)

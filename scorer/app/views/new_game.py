@@ -1,0 +1,231 @@
+"""New game: four names around the table, who deals first, target and house rules."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import flet as ft
+from pydantic import ValidationError
+
+from rules.game import Game
+from rules.game_file import FORMAT, game_to_doc, parse_game
+from rules.house_rules import HouseRules
+from rules.messages import explain
+from rules.names import default_team_names
+from rules.replay import replay
+from scorer.app.context import AppContext
+from scorer.app.house_rule_text import CHOICES, FORCED, SWITCHES
+from scorer.app.views.common import app_bar, screen
+from scorer.app.widgets import big_button, felt, notice, section, small_toggle, table_layout
+from scorer.store.errors import StoreError
+
+TARGETS = (300, 500, 1000)
+FORCED_MARKS = (300, 400, 450)
+SEAT_WORDS = ("You / seat 1", "Left / seat 2", "Across / seat 3", "Right / seat 4")
+
+
+class NewGameForm:
+    """The new-game screen's state; re-renders itself on every tap."""
+
+    def __init__(self, ctx: AppContext, again: str | None) -> None:
+        self.ctx = ctx
+        self.names = ["", "", "", ""]
+        self.teams = ["", ""]
+        self.dealer: int | None = None
+        self.drawn = False
+        self.rules: dict[str, Any] = {}
+        self.error = ""
+        if again:
+            self._prefill(again)
+        self.body = ft.Column(spacing=18)
+        self.fields = [self._name_field(seat) for seat in range(4)]
+        self.team_fields = [self._team_field(team) for team in range(2)]
+
+    def _prefill(self, game_id: str) -> None:
+        """Play again: same seats and rules; the deal moves on from the last game."""
+        try:
+            game = parse_game(self.ctx.store.get_game(game_id).doc)
+        except (StoreError, ValueError):
+            return
+        self.names = list(game.players)
+        if game.teams:
+            self.teams = list(game.teams)
+        self.dealer = replay(game).next_dealer
+        self.rules = game.rules.changed()
+
+    # --- fields ----------------------------------------------------------------------------
+    def _name_field(self, seat: int) -> ft.TextField:
+        width = self._seat_width()
+
+        def changed(e: ft.Event[ft.TextField]) -> None:
+            self.names[seat] = e.control.value or ""
+            self._refresh_felt()
+
+        return ft.TextField(
+            value=self.names[seat], label=f"Player {seat + 1}", hint_text="Name",
+            width=width, dense=False, max_length=30, counter=ft.Text(""),
+            text_size=16, capitalization=ft.TextCapitalization.WORDS,
+            on_change=changed, text_align=ft.TextAlign.CENTER, tooltip=SEAT_WORDS[seat],
+        )
+
+    def _team_field(self, team: int) -> ft.TextField:
+        def changed(e: ft.Event[ft.TextField]) -> None:
+            self.teams[team] = e.control.value or ""
+
+        return ft.TextField(
+            value=self.teams[team], label=f"Team {team + 1} name", expand=True, text_size=15,
+            hint_text=self._default_teams()[team], on_change=changed,
+            capitalization=ft.TextCapitalization.WORDS,
+        )
+
+    def _seat_width(self) -> float:
+        width = self.ctx.page.width or 390
+        return max(96.0, min(150.0, (width - 32 - 24) / 3))
+
+    def _default_teams(self) -> tuple[str, str]:
+        shown = [name.strip() or f"Player {i + 1}" for i, name in enumerate(self.names)]
+        return default_team_names((shown[0], shown[1], shown[2], shown[3]))
+
+    def _refresh_felt(self) -> None:
+        defaults = self._default_teams()
+        for team, field in enumerate(self.team_fields):
+            field.hint_text = defaults[team]
+        self.render()
+
+    # --- taps ------------------------------------------------------------------------------
+    def pick_dealer(self, seat: int) -> None:
+        self.dealer, self.drawn = seat, False
+        self.render()
+
+    def draw_dealer(self) -> None:
+        self.dealer, self.drawn = random.SystemRandom().randrange(4), True
+        self.render()
+
+    def set_rule(self, key: str, value: Any) -> None:
+        default = HouseRules.model_fields[key].default
+        if value == default:
+            self.rules.pop(key, None)
+        else:
+            self.rules[key] = value
+        self.render()
+
+    def start(self) -> None:
+        if self.dealer is None:
+            self.error = "Pick who deals first, or tap Draw"
+            self.render()
+            return
+        teams = [name.strip() for name in self.teams]
+        doc = {
+            "format": FORMAT,
+            "players": [name.strip() for name in self.names],
+            "first_dealer": self.dealer,
+            "rules": dict(self.rules),
+            "hands": [],
+        }
+        if any(teams):
+            defaults = self._default_teams()
+            doc["teams"] = [teams[t] or defaults[t] for t in range(2)]
+        try:
+            game = Game.model_validate({k: v for k, v in doc.items() if k != "format"})
+            stored = self.ctx.store.create_game(game_to_doc(game))
+        except ValidationError as exc:
+            self.error = explain(exc)
+            self.render()
+            return
+        except ValueError as exc:
+            self.error = str(exc)
+            self.render()
+            return
+        self.ctx.go(f"/game/{stored.id}")
+
+    # --- drawing ---------------------------------------------------------------------------
+    def render(self) -> None:
+        self.body.controls = self._controls()
+        if self.body.page is not None:
+            self.body.update()
+
+    def _controls(self) -> list[ft.Control]:
+        defaults = self._default_teams()
+        seats = {seat: self.fields[seat] for seat in range(4)}
+        seating = section(
+            "Who sits where", table_layout(seats, felt(defaults[0], "vs", defaults[1])),
+            note="Type the names around the table, clockwise. Partners sit opposite.",
+        )
+        dealer_row = ft.Row(
+            [small_toggle(self._short(seat), self.dealer == seat,
+                          lambda _e, s=seat: self.pick_dealer(s)) for seat in range(4)],
+            spacing=6,
+        )
+        dealer_note = None
+        if self.dealer is not None:
+            dealer_note = f"{self._short(self.dealer)} deals first" + (" (drawn)" if self.drawn
+                                                                       else "")
+        dealer = section(
+            "Who deals first",
+            dealer_row,
+            ft.Row([big_button("Draw at random", lambda _e: self.draw_dealer(),
+                               icon=ft.Icons.CASINO, primary=False, height=48)]),
+            note=dealer_note,
+        )
+        target_now = self.rules.get("target", 500)
+        target = section("Play to", ft.Row(
+            [small_toggle(str(t), target_now == t, lambda _e, t=t: self.set_rule("target", t))
+             for t in TARGETS], spacing=6))
+        controls: list[ft.Control] = [seating, dealer, target, self._house_rules(),
+                                      section("Team names (optional)", *self.team_fields)]
+        if self.error:
+            controls.append(notice(self.error, error=True))
+        return controls
+
+    def _short(self, seat: int) -> str:
+        return self.names[seat].strip() or f"Player {seat + 1}"
+
+    def _house_rules(self) -> ft.Control:
+        rows: list[ft.Control] = []
+        for key, title, line in SWITCHES:
+            rows.append(self._switch(key, title, line, bool(self.rules.get(key, False)),
+                                     lambda on, k=key: self.set_rule(k, on)))
+        forced_on = self.rules.get("forced_at") is not None
+        rows.append(self._switch("forced_at", FORCED[0], FORCED[1], forced_on,
+                                 lambda on: self.set_rule("forced_at", 400 if on else None)))
+        if forced_on:
+            mark = self.rules["forced_at"]
+            rows.append(ft.Row([small_toggle(f"Over {m}", mark == m,
+                                             lambda _e, m=m: self.set_rule("forced_at", m))
+                                for m in FORCED_MARKS], spacing=6))
+        for key, title, options, line in CHOICES:
+            now = self.rules.get(key, HouseRules.model_fields[key].default)
+            rows.append(ft.Column([
+                ft.Text(title, size=16, weight=ft.FontWeight.W_600),
+                ft.Text(line, size=13, color=ft.Colors.ON_SURFACE_VARIANT),
+                ft.Row([small_toggle(label, now == value,
+                                     lambda _e, k=key, v=value: self.set_rule(k, v))
+                        for value, label in options], spacing=6),
+            ], spacing=4))
+        changed = len(self.rules) - (1 if "target" in self.rules else 0)
+        summary = "Standard rules" if not changed else f"{changed} house rule(s) changed"
+        return ft.ExpansionTile(
+            title=ft.Text("House rules", size=16, weight=ft.FontWeight.BOLD),
+            subtitle=ft.Text(summary),
+            controls=[ft.Column(rows, spacing=14)],
+            tile_padding=ft.Padding.symmetric(horizontal=0),
+            controls_padding=ft.Padding.only(bottom=8),
+            expanded=bool(changed),
+        )
+
+    def _switch(self, key: str, title: str, line: str, value: bool, on: Any) -> ft.Control:
+        return ft.Row([
+            ft.Column([ft.Text(title, size=16, weight=ft.FontWeight.W_600),
+                       ft.Text(line, size=13, color=ft.Colors.ON_SURFACE_VARIANT)],
+                      spacing=2, expand=True),
+            ft.Switch(value=value, on_change=lambda e: on(bool(e.control.value)),
+                      tooltip=title),
+        ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def new_game_view(ctx: AppContext, again: str | None = None) -> ft.View:
+    form = NewGameForm(ctx, again)
+    form.body.controls = form._controls()
+    start = ft.Row([big_button("Start game", lambda _e: form.start(), icon=ft.Icons.PLAY_ARROW)])
+    return screen("/new", app_bar(ctx, "New game", back_to="/"), [form.body], bottom=start)

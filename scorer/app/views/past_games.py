@@ -1,0 +1,63 @@
+"""Past games: date, players, final score and winner; open, export or delete."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from scorer.app.context import AppContext
+from scorer.app.theme import RADIUS
+from scorer.app.views.common import app_bar, screen
+from scorer.store.errors import StoreError
+from scorer.store.models import GameSummary
+
+
+def _confirm_delete(ctx: AppContext, game: GameSummary) -> None:
+    def delete(_e: object) -> None:
+        ctx.page.pop_dialog()
+        try:
+            ctx.store.delete_game(game.id)
+        except StoreError as exc:
+            ctx.toast(str(exc), error=True)
+        ctx.router_refresh()
+
+    ctx.page.show_dialog(ft.AlertDialog(
+        title=ft.Text("Delete this game?"),
+        content=ft.Text(f"{game.teams[0]} {game.totals[0]} – {game.totals[1]} {game.teams[1]}, "
+                        f"started {game.created:%d %b %Y}. It cannot be brought back.", size=16),
+        actions=[ft.TextButton("Keep it", on_click=lambda _e: ctx.page.pop_dialog()),
+                 ft.FilledButton("Delete", on_click=delete)],
+    ))
+
+
+def game_card(ctx: AppContext, game: GameSummary) -> ft.Control:
+    if game.winner is not None:
+        status = f"Won by {game.teams[game.winner]}"
+    else:
+        status = f"In progress, {game.hand_count} hands"
+    return ft.Container(
+        content=ft.Column([
+            ft.Text(f"{game.created.astimezone():%a %d %b %Y, %H:%M}", size=13,
+                    color=ft.Colors.ON_SURFACE_VARIANT),
+            ft.Text(f"{game.teams[0]}  {game.totals[0]} – {game.totals[1]}  {game.teams[1]}",
+                    size=17, weight=ft.FontWeight.BOLD),
+            ft.Text(status, size=14),
+            ft.Row([
+                ft.TextButton("Open", icon=ft.Icons.OPEN_IN_NEW,
+                              on_click=lambda _e: ctx.go(f"/game/{game.id}")),
+                ft.TextButton("Export", icon=ft.Icons.DOWNLOAD,
+                              on_click=lambda _e: ctx.download(f"/export/{game.id}.json")),
+                ft.TextButton("Delete", icon=ft.Icons.DELETE_OUTLINE,
+                              on_click=lambda _e: _confirm_delete(ctx, game)),
+            ], spacing=0, wrap=True),
+        ], spacing=4),
+        padding=12, border_radius=ft.BorderRadius.all(RADIUS),
+        bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
+    )
+
+
+def past_games_view(ctx: AppContext) -> ft.View:
+    games = ctx.store.list_games()
+    body: list[ft.Control] = [game_card(ctx, game) for game in games]
+    if not games:
+        body.append(ft.Text("No games yet.", size=16))
+    return screen("/games", app_bar(ctx, "Past games", back_to="/"), body)

@@ -1,0 +1,171 @@
+"""The score sheet: both totals, how far to go, every hand with its ruling."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from rules.replay import HandResult
+from scorer.app.context import AppContext
+from scorer.app.game_view_model import GameModel
+from scorer.app.theme import BAIT, RADIUS
+from scorer.app.views.common import app_bar, message_view, screen
+from scorer.app.widgets import big_button, notice
+from scorer.store.errors import StoreError
+
+TAG_COLOURS = {"BAIT": BAIT, "½ BAIT": ft.Colors.ORANGE_800, "MISPLAY": ft.Colors.PURPLE_700,
+               "THROWN": ft.Colors.BROWN_600, "PASSED": ft.Colors.GREY_700}
+
+
+def total_card(name: str, total: int, line: str, highlight: bool) -> ft.Control:
+    return ft.Container(
+        content=ft.Column([
+            ft.Text(name, size=15, weight=ft.FontWeight.W_600, max_lines=2,
+                    overflow=ft.TextOverflow.ELLIPSIS, text_align=ft.TextAlign.CENTER),
+            ft.Text(str(total), size=46, weight=ft.FontWeight.BOLD),
+            ft.Text(line, size=14, color=ft.Colors.ON_SURFACE_VARIANT),
+        ], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+        expand=True, padding=10, border_radius=ft.BorderRadius.all(RADIUS),
+        bgcolor=ft.Colors.PRIMARY_CONTAINER if highlight else ft.Colors.SURFACE_CONTAINER_HIGH,
+    )
+
+
+def tag_chip(tag: str) -> ft.Control:
+    colour = TAG_COLOURS.get(tag, ft.Colors.TEAL_700)
+    return ft.Container(
+        content=ft.Text(tag, size=11, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
+        bgcolor=colour, border_radius=ft.BorderRadius.all(6),
+        padding=ft.Padding.symmetric(horizontal=6, vertical=2),
+    )
+
+
+def hand_row(ctx: AppContext, model: GameModel, result: HandResult, editable: bool) -> ft.Control:
+    ruling = result.ruling
+    left: list[ft.Control] = [ft.Text(f"{result.number}. {model.describe(result)}", size=15,
+                                      weight=ft.FontWeight.W_600)]
+    if ruling is None:
+        left.append(ft.Text(f"Not valid any more: {result.error}", size=13,
+                            color=ft.Colors.ERROR))
+        scores = ("–", "–")
+    else:
+        tags = ruling.tags
+        if tags:
+            left.append(ft.Row([tag_chip(t) for t in tags], spacing=4, wrap=True))
+        scores = (str(ruling.scores[0]), str(ruling.scores[1]))
+    right = ft.Column([
+        ft.Row([ft.Text(scores[0], size=18, weight=ft.FontWeight.BOLD, width=48,
+                        text_align=ft.TextAlign.RIGHT),
+                ft.Text(scores[1], size=18, weight=ft.FontWeight.BOLD, width=48,
+                        text_align=ft.TextAlign.RIGHT)], spacing=4),
+        ft.Row([ft.Text(str(result.totals[0]), size=12, width=48, text_align=ft.TextAlign.RIGHT,
+                        color=ft.Colors.ON_SURFACE_VARIANT),
+                ft.Text(str(result.totals[1]), size=12, width=48, text_align=ft.TextAlign.RIGHT,
+                        color=ft.Colors.ON_SURFACE_VARIANT)], spacing=4),
+    ], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.END)
+    explanation = ruling.explanation if ruling else (result.error or "")
+    return ft.Container(
+        content=ft.Row([ft.Column(left, spacing=4, expand=True), right],
+                       vertical_alignment=ft.CrossAxisAlignment.START),
+        padding=ft.Padding.symmetric(horizontal=10, vertical=8),
+        border_radius=ft.BorderRadius.all(10),
+        bgcolor=ft.Colors.ERROR_CONTAINER if ruling is None else ft.Colors.SURFACE_CONTAINER_LOW,
+        on_click=(lambda _e, n=result.number: ctx.go(f"/game/{model.id}/hand/{n}"))
+        if editable else None,
+        tooltip=explanation,
+        ink=editable,
+    )
+
+
+def sheet_header(model: GameModel) -> ft.Control:
+    teams = model.game.team_names
+    replay = model.replay
+    cards = []
+    for team in (0, 1):
+        if replay.winner is not None:
+            line = "WINNER" if replay.winner == team else ""
+        else:
+            line = f"{replay.to_go(team)} to go"
+        cards.append(total_card(teams[team], replay.totals[team], line,
+                                replay.winner == team))
+    return ft.Row(cards, spacing=10)
+
+
+def confirm_undo(ctx: AppContext, model: GameModel) -> None:
+    last = model.replay.hands[-1]
+    ruling = last.ruling
+    score = f": {ruling.scores[0]} – {ruling.scores[1]}" if ruling else ""
+    text = f"Hand {last.number} ({model.describe(last)}{score}) will be removed from the sheet."
+
+    def remove(_e: object) -> None:
+        ctx.page.pop_dialog()
+        try:
+            ctx.store.undo_last_hand(model.id, expected_revision=model.stored.revision)
+        except StoreError as exc:
+            ctx.toast(str(exc), error=True)
+        ctx.actions.changed(model.id)
+
+    dialog = ft.AlertDialog(
+        title=ft.Text(f"Undo hand {last.number}?"),
+        content=ft.Text(text, size=16),
+        actions=[
+            ft.TextButton("Keep it", on_click=lambda _e: ctx.page.pop_dialog()),
+            ft.FilledButton("Remove hand", on_click=remove),
+        ],
+    )
+    ctx.page.show_dialog(dialog)
+
+
+def sheet_view(ctx: AppContext, game_id: str) -> ft.View:
+    route = f"/game/{game_id}"
+    try:
+        model = GameModel.load(ctx.store.get_game(game_id))
+    except (StoreError, ValueError) as exc:
+        return message_view(ctx, route, "Game not found", str(exc))
+    replay = model.replay
+    body: list[ft.Control] = [sheet_header(model)]
+    winner = model.winner_line()
+    if winner:
+        body.append(notice(winner, icon=ft.Icons.EMOJI_EVENTS))
+    else:
+        forced = model.forced_line()
+        if forced:
+            body.append(notice(forced, error=True, icon=ft.Icons.PRIORITY_HIGH))
+        if replay.winner_reason is not None:
+            body.append(notice(replay.winner_reason.text))
+        body.append(ft.Text(model.next_hand_line(), size=16, weight=ft.FontWeight.W_600))
+    bad = replay.invalid_hands
+    if bad:
+        numbers = ", ".join(str(r.number) for r in bad)
+        body.append(notice(f"Hand {numbers} cannot stand after an edit: tap it to fix it.",
+                           error=True))
+    editable = ctx.actions.can_edit(game_id)
+    if replay.hands:
+        teams = model.game.team_names
+        body.append(ft.Row([
+            ft.Text("Hand", size=13, expand=True, color=ft.Colors.ON_SURFACE_VARIANT),
+            ft.Text(teams[0], size=12, width=60, text_align=ft.TextAlign.RIGHT, max_lines=2,
+                    color=ft.Colors.ON_SURFACE_VARIANT),
+            ft.Text(teams[1], size=12, width=60, text_align=ft.TextAlign.RIGHT, max_lines=2,
+                    color=ft.Colors.ON_SURFACE_VARIANT),
+        ], spacing=4))
+        body.extend(hand_row(ctx, model, r, editable) for r in reversed(replay.hands))
+    else:
+        body.append(ft.Text("No hands yet. Tap Record hand when the first hand is counted.",
+                            size=15, color=ft.Colors.ON_SURFACE_VARIANT))
+    body.extend(ctx.actions.sheet_extras(model))
+
+    buttons: list[ft.Control] = []
+    if replay.winner is not None:
+        buttons.append(ft.Row([big_button("Play again", lambda _e: ctx.go(f"/new?again={game_id}"),
+                                          icon=ft.Icons.REPLAY)]))
+    elif editable:
+        buttons.append(ft.Row([big_button("Record hand", lambda _e: ctx.go(f"{route}/hand"),
+                                          icon=ft.Icons.EDIT_NOTE, height=64)]))
+    if editable and replay.hands:
+        body.append(ft.Row([big_button("Undo last hand", lambda _e: confirm_undo(ctx, model),
+                                       icon=ft.Icons.UNDO, primary=False)]))
+    bar = app_bar(ctx, model.title, back_to="/", actions=[
+        ft.IconButton(ft.Icons.MENU_BOOK, tooltip="Rules", on_click=lambda _e: ctx.go("/rules")),
+        *ctx.actions.sheet_actions(model),
+    ])
+    bottom = ft.Column(buttons) if buttons else None
+    return screen(route, bar, body, bottom=bottom)

@@ -1,0 +1,172 @@
+"""Small building blocks shared by the screens: big buttons, toggles, the table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import flet as ft
+
+from scorer.app.theme import GAP, RADIUS, SMALL_TAP, TAP, suit_color
+
+Handler = Callable[[Any], None]
+
+SUIT_WORDS = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs", "NT": "No trump"}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
+
+
+def big_button(
+    label: str,
+    on_click: Handler | None,
+    *,
+    icon: ft.IconData | None = None,
+    primary: bool = True,
+    disabled: bool = False,
+    tooltip: str | None = None,
+    height: int = TAP,
+) -> ft.Control:
+    """A full-width button a thumb cannot miss."""
+    kind = ft.FilledButton if primary else ft.OutlinedButton
+    return kind(
+        content=ft.Text(label, size=18, weight=ft.FontWeight.W_600),
+        icon=icon,
+        on_click=on_click,
+        disabled=disabled,
+        tooltip=tooltip,
+        height=height,
+        expand=True,
+        style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=RADIUS)),
+    )
+
+
+def full_width(control: ft.Control) -> ft.Row:
+    return ft.Row([control], expand=False)
+
+
+def toggle(
+    content: str | ft.Control,
+    selected: bool,
+    on_click: Handler | None,
+    *,
+    disabled: bool = False,
+    tooltip: str | None = None,
+    height: int = TAP,
+    expand: bool | int = True,
+    width: float | None = None,
+) -> ft.Control:
+    """A choice button: filled when chosen, outlined otherwise."""
+    body = ft.Text(content, size=17, weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER,
+                   max_lines=1, overflow=ft.TextOverflow.ELLIPSIS) if isinstance(content, str) \
+        else content
+    kind = ft.FilledButton if selected else ft.OutlinedButton
+    return kind(
+        content=body,
+        on_click=on_click,
+        disabled=disabled,
+        tooltip=tooltip,
+        height=height,
+        width=width,
+        expand=expand,
+        style=ft.ButtonStyle(
+            shape=ft.RoundedRectangleBorder(radius=RADIUS),
+            padding=ft.Padding.symmetric(horizontal=6, vertical=4),
+        ),
+    )
+
+
+def suit_label(code: str, dark: bool, size: int = 26, word: bool = True) -> ft.Control:
+    """♥ with 'Hearts' under it; red for hearts and diamonds."""
+    symbol = ft.Text(SUIT_SYMBOLS[code], size=size if code != "NT" else size * 0.7,
+                     color=suit_color(code, dark), weight=ft.FontWeight.BOLD)
+    if not word:
+        return symbol
+    return ft.Column(
+        [symbol, ft.Text(SUIT_WORDS[code], size=11)],
+        spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER, tight=True,
+    )
+
+
+def section(title: str, *controls: ft.Control, note: str | None = None) -> ft.Control:
+    """A titled group of controls on a screen."""
+    head: list[ft.Control] = [ft.Text(title, size=15, weight=ft.FontWeight.BOLD,
+                                      color=ft.Colors.PRIMARY)]
+    if note:
+        head.append(ft.Text(note, size=13, color=ft.Colors.ON_SURFACE_VARIANT))
+    return ft.Column([*head, *controls], spacing=8)
+
+
+def table_layout(seats: Mapping[int, ft.Control], center: ft.Control) -> ft.Control:
+    """Seats drawn around a table: seat 0 at the bottom, then clockwise
+    left (1), top (2), right (3), so partners sit opposite each other."""
+    return ft.Column(
+        [
+            ft.Row([seats[2]], alignment=ft.MainAxisAlignment.CENTER),
+            ft.Row(
+                [seats[1], center, seats[3]],
+                alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
+            ft.Row([seats[0]], alignment=ft.MainAxisAlignment.CENTER),
+        ],
+        spacing=GAP,
+        horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+
+
+def felt(*lines: str, width: int = 110, height: int = 96) -> ft.Control:
+    """The green table in the middle of a seating picture."""
+    return ft.Container(
+        content=ft.Column(
+            [ft.Text(line, size=12, color=ft.Colors.WHITE, text_align=ft.TextAlign.CENTER,
+                     max_lines=2, overflow=ft.TextOverflow.ELLIPSIS) for line in lines],
+            alignment=ft.MainAxisAlignment.CENTER,
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+            spacing=2,
+        ),
+        width=width,
+        height=height,
+        bgcolor=ft.Colors.GREEN_800,
+        border_radius=ft.BorderRadius.all(RADIUS),
+        alignment=ft.Alignment.CENTER,
+        padding=6,
+    )
+
+
+def number_pad(on_digit: Callable[[str], None], on_back: Handler, on_clear: Handler) -> ft.Control:
+    """Digits 0-9, clear and backspace, in big keys."""
+
+    def key(label: str, handler: Handler, tooltip: str | None = None) -> ft.Control:
+        return ft.OutlinedButton(
+            content=ft.Text(label, size=24, weight=ft.FontWeight.W_600),
+            on_click=handler, height=TAP, expand=True, tooltip=tooltip,
+            style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=RADIUS)),
+        )
+
+    def digit(d: str) -> ft.Control:
+        return key(d, lambda _e: on_digit(d))
+
+    rows = [["1", "2", "3"], ["4", "5", "6"], ["7", "8", "9"]]
+    grid: list[ft.Control] = [ft.Row([digit(d) for d in row], spacing=8) for row in rows]
+    grid.append(ft.Row([key("C", on_clear, "Clear"), digit("0"), key("⌫", on_back, "Backspace")],
+                       spacing=8))
+    return ft.Column(grid, spacing=8)
+
+
+def notice(text: str, *, error: bool = False, icon: ft.IconData | None = None) -> ft.Control:
+    """A coloured band with a message (forced teams, problems, the winner)."""
+    return ft.Container(
+        content=ft.Row(
+            [ft.Icon(icon or (ft.Icons.WARNING_AMBER if error else ft.Icons.INFO_OUTLINE)),
+             ft.Text(text, size=15, expand=True)],
+            spacing=10,
+        ),
+        bgcolor=ft.Colors.ERROR_CONTAINER if error else ft.Colors.SECONDARY_CONTAINER,
+        border_radius=ft.BorderRadius.all(RADIUS),
+        padding=12,
+    )
+
+
+def small_toggle(
+    label: str | ft.Control, selected: bool, on_click: Handler, **kw: Any
+) -> ft.Control:
+    return toggle(label, selected, on_click, height=SMALL_TAP, **kw)
