@@ -190,7 +190,7 @@ def _made_or_bait(
             text=f"{called}: exactly half, which counts as bait by house rule",
         ))
     else:
-        reasons.append(Reason(code="hand.bait", section="bait", text=f"{called}: bait"))
+        reasons.append(Reason(code="hand.bait", section="bait", text=f"{called}: short"))
     kept = bella[going] if rules.bella_kept_on_bait else 0
     scores[going] = kept
     scores[other] = total - kept
