@@ -30,10 +30,17 @@ def app_bar(
 
 def screen(
     route: str, bar: ft.AppBar, body: Sequence[ft.Control],
-    bottom: ft.Control | None = None,
+    bottom: ft.Control | None = None, column: ft.Column | None = None,
 ) -> ft.View:
-    """A scrolling column of content, with an optional bar fixed at the bottom."""
-    content = ft.Column(list(body), spacing=GAP + 4, scroll=ft.ScrollMode.AUTO, expand=True)
+    """A scrolling column of content, with an optional bar fixed at the bottom.
+
+    Pass `column` to keep a handle on the scrolling column (to scroll it later).
+    """
+    content = column or ft.Column()
+    content.controls = list(body)
+    content.spacing = GAP + 4
+    content.scroll = ft.ScrollMode.AUTO
+    content.expand = True
     controls: list[ft.Control] = [content]
     if bottom is not None:
         controls.append(ft.Container(content=bottom, padding=ft.Padding.only(top=8)))

@@ -55,6 +55,7 @@ class RecordHand:
         self.run_suit: Suit = Suit.SPADES
         self.show_runs = bool(self.draft.run_cards) or self.draft.bella is not None
         self.body = ft.Column(spacing=18)
+        self.scroller = ft.Column()
         self.save_button = ft.Row()
         self.problem = ""
 
@@ -80,6 +81,19 @@ class RecordHand:
         if draft.ending is Ending.PASSED:
             draft = draft.with_(ending=Ending.PLAYED)
         self.set(draft)
+
+    def tap_trump(self, code: str) -> None:
+        self.set(self.draft.with_(trump=code))
+        if self.draft.caller is not None and not self.draft.digits and not self.show_runs:
+            # Caller and trump are in: the thumb goes to the number pad next.
+            self.ctx.page.run_task(self.scroller.scroll_to, scroll_key="points", duration=250)
+
+    def _detour(self, path: str) -> None:
+        """Open the run checker or card counter for this hand; its result comes back
+        into this draft (kept in the session under `self.key`)."""
+        self.ctx.drafts[self.key] = self.draft
+        hand = "new" if self.index is None else str(self.index + 1)
+        self.ctx.go(f"{path}?game={self.model.id}&hand={hand}")
 
     def tap_run_seat(self, seat: int) -> None:
         self.run_seat = seat
@@ -118,7 +132,7 @@ class RecordHand:
     # --- drawing ---------------------------------------------------------------------------
     def render(self) -> None:
         self.body.controls = self.controls()
-        self.save_button.controls = [self._save_control()]
+        self.save_button.controls = self.bottom_controls()
         if self.body.page is not None:
             self.body.update()
             self.save_button.update()
@@ -131,17 +145,11 @@ class RecordHand:
         return self.model.game.names.player(seat)
 
     def controls(self) -> list[ft.Control]:
-        names = self.model.game.names
-        dealer = self.dealer
-        eldest = (dealer + 1) % 4
-        head = f"{names.player(dealer)} deals, {names.player(eldest)} speaks first"
-        controls: list[ft.Control] = [ft.Text(head, size=15, color=ft.Colors.ON_SURFACE_VARIANT)]
-        controls.append(self._caller_section())
+        controls: list[ft.Control] = [self._caller_section()]
         if self.draft.ending is not Ending.PASSED:
             controls.append(self._trump_section())
             controls.append(self._extras_section())
         controls.append(self._ending_section())
-        controls.append(self._preview())
         return controls
 
     def _caller_section(self) -> ft.Control:
@@ -153,11 +161,13 @@ class RecordHand:
             return toggle(label, self.draft.caller == option.seat,
                           lambda _e, s=option.seat: self.tap_caller(s),
                           disabled=not option.allowed, tooltip=option.reason or None,
-                          width=width, expand=False)
+                          width=width, expand=False, height=52)
 
         seats = {o.seat: seat_button(o) for o in options}
-        parts: list[ft.Control] = [table_layout(seats, felt("Who called", "trump?", width=96,
-                                                            height=64))]
+        eldest = (self.dealer + 1) % 4
+        middle = felt(f"{self._name(self.dealer)} deals", f"{self._name(eldest)} first",
+                      width=96, height=60)
+        parts: list[ft.Control] = [table_layout(seats, middle)]
         parts.extend(ft.Text(o.reason, size=13, color=ft.Colors.ERROR)
                      for o in options if not o.allowed)
         return section("Who called?", *parts)
@@ -165,8 +175,7 @@ class RecordHand:
     def _trump_section(self) -> ft.Control:
         dark = self.ctx.dark
         buttons = [toggle(suit_label(code, dark), self.draft.trump == code,
-                          lambda _e, c=code: self.set(self.draft.with_(trump=c)),
-                          height=64, tooltip=None)
+                          lambda _e, c=code: self.tap_trump(c), height=60)
                    for code in (str(t) for t in trump_options(self.model.game))]
         return section("Trump", ft.Row(buttons, spacing=6))
 
@@ -208,6 +217,8 @@ class RecordHand:
                                   on_click=lambda _e, s=seat: self.set(draft.clear_runs(s))),
                 ]))
         parts.append(self._runs_verdict())
+        parts.append(ft.Row([big_button("Open the run checker", lambda _e: self._detour("/check"),
+                                        icon=ft.Icons.STYLE, primary=False, height=48)]))
         return section("Runs shown", *parts,
                        note="Tap the player, the suit, then the cards of each run they showed.")
 
@@ -265,40 +276,43 @@ class RecordHand:
             parts.append(ft.Row([small_toggle(self._name(s), draft.thrown_by == s,
                                               lambda _e, s=s: self.set(draft.with_(thrown_by=s)))
                                  for s in range(4)], spacing=6))
-        return section("Trick points", *parts)
+        return ft.Column([section("Trick points", *parts)], key=ft.ScrollKey("points"))  # type: ignore[call-arg]
 
     def _points(self) -> ft.Control:
         draft = self.draft
         teams = self.model.game.team_names
-        team = draft.points_team
-        other = 1 - team
-        counted = draft.digits or "–"
         rest = draft.other_tricks()
-        display = ft.Row([
-            ft.Container(ft.Column([
-                ft.Text(teams[team], size=13, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
-                ft.Text(counted, size=40, weight=ft.FontWeight.BOLD),
-            ], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER), expand=True,
-                bgcolor=ft.Colors.PRIMARY_CONTAINER, border_radius=ft.BorderRadius.all(RADIUS),
-                padding=8),
-            ft.Container(ft.Column([
-                ft.Text(teams[other], size=13, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
-                ft.Text("–" if rest is None else str(rest), size=40, weight=ft.FontWeight.BOLD,
-                        color=ft.Colors.ON_SURFACE_VARIANT),
-            ], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER), expand=True,
-                border_radius=ft.BorderRadius.all(RADIUS), padding=8,
-                bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH),
-        ], spacing=8)
-        who = ft.Row([small_toggle(f"{teams[t]} counted", team == t,
-                                   lambda _e, t=t: self.set(draft.with_(points_team=t)))
-                      for t in (0, 1)], spacing=6)
-        parts: list[ft.Control] = [who, display]
+
+        def box(team: int) -> ft.Control:
+            typing = team == draft.points_team
+            figure = (draft.digits or "–") if typing else ("–" if rest is None else str(rest))
+            return ft.Container(
+                ft.Column([
+                    ft.Text(teams[team], size=13, max_lines=1,
+                            overflow=ft.TextOverflow.ELLIPSIS),
+                    ft.Text(figure, size=40, weight=ft.FontWeight.BOLD,
+                            color=None if typing else ft.Colors.ON_SURFACE_VARIANT),
+                    ft.Text("typing" if typing else "tap to type", size=11,
+                            color=ft.Colors.ON_SURFACE_VARIANT),
+                ], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+                expand=True, padding=6, border_radius=ft.BorderRadius.all(RADIUS),
+                bgcolor=ft.Colors.PRIMARY_CONTAINER if typing else
+                ft.Colors.SURFACE_CONTAINER_HIGH,
+                border=ft.Border.all(2, ft.Colors.PRIMARY) if typing else None,
+                on_click=None if typing else
+                (lambda _e, t=team: self.set(self.draft.with_(points_team=t))),
+                tooltip=f"{teams[team]} counted",
+            )
+
+        parts: list[ft.Control] = [ft.Row([box(0), box(1)], spacing=8)]
         problem = draft.points_problem()
         if problem:
             parts.append(ft.Text(problem, size=14, color=ft.Colors.ERROR))
         parts.append(number_pad(lambda d: self.set(self.draft.press_digit(d)),
                                 lambda _e: self.set(self.draft.backspace()),
                                 lambda _e: self.set(self.draft.with_(digits=""))))
+        parts.append(ft.Row([big_button("Count the cards", lambda _e: self._detour("/count"),
+                                        icon=ft.Icons.CALCULATE, primary=False, height=48)]))
         return ft.Column(parts, spacing=10)
 
     def _preview(self) -> ft.Control:
@@ -313,11 +327,16 @@ class RecordHand:
         word = outcome_word(ruling.outcome) if ruling else ""
         return ft.Container(
             content=ft.Column([
-                ft.Text(word, size=18, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
-                ft.Text(shown.text, size=15, color=ft.Colors.WHITE),
-            ], spacing=4),
-            bgcolor=colour, border_radius=ft.BorderRadius.all(RADIUS), padding=12,
+                ft.Text(word, size=17, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
+                ft.Text(shown.text, size=14, color=ft.Colors.WHITE),
+            ], spacing=2),
+            bgcolor=colour, border_radius=ft.BorderRadius.all(RADIUS), padding=10,
         )
+
+    def bottom_controls(self) -> list[ft.Control]:
+        """Pinned under the screen: the ruling so far, then Save."""
+        return [ft.Column([self._preview(), ft.Row([self._save_control()])], spacing=8,
+                          expand=True)]
 
     def _save_control(self) -> ft.Control:
         ready = preview_draft(self.model.game, self.draft, self.index).ready
@@ -343,8 +362,8 @@ def record_hand_view(ctx: AppContext, game_id: str, number: int | None = None) -
                             "This game has been won: no more hands can be recorded.")
     form = RecordHand(ctx, model, index)
     form.body.controls = form.controls()
-    form.save_button.controls = [form._save_control()]
+    form.save_button.controls = form.bottom_controls()
     title = "Record hand" if index is None else f"Edit hand {number}"
     title += f" {len(model.game.hands) + 1}" if index is None else ""
     bar = app_bar(ctx, title, back_to=f"/game/{game_id}")
-    return screen(route, bar, [form.body], bottom=form.save_button)
+    return screen(route, bar, [form.body], bottom=form.save_button, column=form.scroller)

@@ -68,11 +68,49 @@ def hand_row(ctx: AppContext, model: GameModel, result: HandResult, editable: bo
         padding=ft.Padding.symmetric(horizontal=10, vertical=8),
         border_radius=ft.BorderRadius.all(10),
         bgcolor=ft.Colors.ERROR_CONTAINER if ruling is None else ft.Colors.SURFACE_CONTAINER_LOW,
-        on_click=(lambda _e, n=result.number: ctx.go(f"/game/{model.id}/hand/{n}"))
-        if editable else None,
+        on_click=lambda _e: show_hand(ctx, model, result, editable),
         tooltip=explanation,
-        ink=editable,
+        ink=True,
     )
+
+
+def reason_lines(ctx: AppContext, reasons: list[tuple[str, str]]) -> list[ft.Control]:
+    """Each reason as a sentence with a link to the rules section behind it."""
+    return [
+        ft.Row([
+            ft.Text(text, size=15, expand=True),
+            ft.IconButton(ft.Icons.MENU_BOOK, tooltip=f"Rule: {section}",
+                          on_click=lambda _e, sec=section: go_rules(ctx, sec)),
+        ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
+        for text, section in reasons
+    ]
+
+
+def go_rules(ctx: AppContext, section: str) -> None:
+    ctx.page.pop_dialog()
+    ctx.go(f"/rules?section={section}")
+
+
+def show_hand(ctx: AppContext, model: GameModel, result: HandResult, editable: bool) -> None:
+    """The hand's full ruling, reason by reason, with Edit."""
+    ruling = result.ruling
+    if ruling is None:
+        reasons = [(result.error or "This hand cannot stand.", "making-it")]
+    else:
+        reasons = [(r.text, r.section) for r in ruling.reasons]
+    actions: list[ft.Control] = [ft.TextButton("Close", on_click=lambda _e: ctx.page.pop_dialog())]
+    if editable:
+        def edit(_e: object) -> None:
+            ctx.page.pop_dialog()
+            ctx.go(f"/game/{model.id}/hand/{result.number}")
+
+        actions.append(ft.FilledButton("Edit this hand", icon=ft.Icons.EDIT, on_click=edit))
+    ctx.page.show_dialog(ft.AlertDialog(
+        title=ft.Text(f"Hand {result.number}: {model.describe(result)}", size=18),
+        content=ft.Column(reason_lines(ctx, reasons), tight=True, spacing=4,
+                          scroll=ft.ScrollMode.AUTO),
+        actions=actions,
+    ))
 
 
 def sheet_header(model: GameModel) -> ft.Control:
