@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Final
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rules.errors import GameFileError, TarabishError
 from rules.game import Game
@@ -17,6 +18,28 @@ FORMAT: Final = "tarabish-game/1"
 _TOP_KEYS: Final = {"format", "players", "teams", "first_dealer", "rules", "hands"}
 _ENDINGS: Final = ("points", "misplay", "thrown_by", "passed")
 _HAND: TypeAdapter[Hand] = TypeAdapter(Hand)
+
+
+class _TableDoc(BaseModel):
+    """The table part of the document, checked for JSON types before the Game model."""
+
+    players: list[str]
+    teams: list[str] | None = None
+    first_dealer: int
+
+
+def _as_json(value: Any, index: int | None = None) -> str:
+    """Re-encode a decoded value so pydantic can check it in strict JSON mode.
+
+    The file's fields have JSON types: strict mode refuses "90" for a number or
+    "yes" for true, which lax validation would quietly convert.
+    """
+    try:
+        return json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise GameFileError(
+            "the game file holds something that is not plain JSON", hand=index
+        ) from exc
 
 
 def parse_game(doc: Any) -> Game:
@@ -40,12 +63,17 @@ def parse_game(doc: Any) -> Game:
         raise GameFileError("the game file does not say who dealt first ('first_dealer')")
     rules_doc = doc.get("rules") or {}
     try:
-        rules = HouseRules.model_validate(rules_doc)
+        rules = HouseRules.model_validate_json(_as_json(rules_doc), strict=True)
     except ValidationError as exc:
         raise GameFileError(f"house rules: {explain(exc)}") from exc
     raw_hands = doc.get("hands", [])
     if not isinstance(raw_hands, list):
         raise GameFileError("'hands' must be a list")
+    table = {key: doc[key] for key in ("players", "teams", "first_dealer") if key in doc}
+    try:
+        _TableDoc.model_validate_json(_as_json(table), strict=True)
+    except ValidationError as exc:
+        raise GameFileError(explain(exc)) from exc
     hands = tuple(parse_hand(raw, index) for index, raw in enumerate(raw_hands))
     try:
         return Game.model_validate({
@@ -87,7 +115,7 @@ def parse_hand(raw: Any, index: int | None = None) -> Hand:
     if "bella" in entry and entry["bella"] is None:
         del entry["bella"]
     try:
-        return _HAND.validate_python({**entry, "kind": kind})
+        return _HAND.validate_json(_as_json({**entry, "kind": kind}, index), strict=True)
     except ValidationError as exc:
         raise GameFileError(explain(exc), hand=index) from exc
     except TarabishError as exc:

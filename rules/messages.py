@@ -7,6 +7,8 @@ from typing import Any
 from pydantic import ValidationError
 
 _KINDS = {"played", "misplay", "thrown", "passed"}
+# Union branches pydantic names in a location ("points, tricks, int"): not words for a player.
+_TYPE_TAGS = {"int", "str", "bool", "tuple[int, int]", "list[str]"}
 
 
 def _where(loc: tuple[int | str, ...]) -> str:
@@ -36,7 +38,9 @@ def _where(loc: tuple[int | str, ...]) -> str:
 def explain(exc: ValidationError) -> str:
     """The first problem pydantic found, in plain words."""
     error: Any = exc.errors(include_url=False)[0]
-    loc = tuple(part for part in error.get("loc", ()) if part not in _KINDS)
+    loc = tuple(
+        part for part in error.get("loc", ()) if part not in _KINDS and part not in _TYPE_TAGS
+    )
     where = _where(loc)
     kind = error.get("type", "")
     given = error.get("input")
@@ -51,6 +55,8 @@ def explain(exc: ValidationError) -> str:
         return f"'{where}' is missing"
     if kind in {"int_type", "int_parsing", "int_from_float"}:
         return f"'{where}' must be a whole number, not {given!r}"
+    if kind == "string_type":
+        return f"'{where}' must be text, not {given!r}"
     if kind in {"bool_type", "bool_parsing"}:
         return f"'{where}' must be true or false, not {given!r}"
     if kind in {"greater_than_equal", "less_than_equal", "greater_than", "less_than"}:
