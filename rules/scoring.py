@@ -176,22 +176,13 @@ def _made_or_bait(
             text=f"{called}: made. {names.team(other)} keep their {hand_points[other]}",
         )]
     reasons: list[Reason] = []
-    kept = bella[going] if rules.bella_kept_on_bait else 0
     if mine * 2 == total and not rules.half_bait_is_bait:
         scores[other] = hand_points[other]
-        scores[going] = kept
         reasons.append(Reason(
             code="hand.half_bait", section="bait",
             text=f"{called}: exactly half, half-bait. {names.team(going)} score nothing; "
                  f"{names.team(other)} keep their {hand_points[other]}",
         ))
-        if kept:
-            # A half-bait is a lesser failure than a bait: the house rule that keeps
-            # the bella on a bait keeps it here too.
-            reasons.append(Reason(
-                code="hand.bella_kept", section="house-bella-kept-on-bait",
-                text=f"{names.team(going)} keep their bella ({kept}) by house rule",
-            ))
         return Outcome.HALF_BAIT, (scores[0], scores[1]), reasons
     if mine * 2 == total:
         reasons.append(Reason(
@@ -200,6 +191,7 @@ def _made_or_bait(
         ))
     else:
         reasons.append(Reason(code="hand.bait", section="bait", text=f"{called}: short"))
+    kept = bella[going] if rules.bella_kept_on_bait else 0
     scores[going] = kept
     scores[other] = total - kept
     if kept:
