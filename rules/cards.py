@@ -128,6 +128,7 @@ def parse_card(text: str) -> Card:
     return Card.model_construct(rank=rank, suit=suit)
 
 
+@cache
 def full_deck() -> tuple[Card, ...]:
     """All 36 cards."""
     return tuple(Card.model_construct(rank=r, suit=s) for s in Suit for r in NATURAL_ORDER)
@@ -137,6 +138,7 @@ def _any_trump() -> Suit:
     return Suit.SPADES
 
 
+@cache
 def trick_total(no_trump: bool = False) -> int:
     """Card points of the whole deck plus the last trick: 162, or 130 with no trump."""
     trump = None if no_trump else _any_trump()

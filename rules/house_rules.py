@@ -34,9 +34,9 @@ class HouseRules(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    target: int = Field(default=500, ge=1, le=100_000)
+    target: int = Field(default=500, ge=1, le=1_000_000_000)
     dealer_may_pass: bool = False
-    forced_at: int | None = Field(default=None, ge=0, le=100_000)
+    forced_at: int | None = Field(default=None, ge=0, le=1_000_000_000)
     long_runs: LongRuns = LongRuns.SPLIT
     run_ties: RunTies = RunTies.CANCEL
     partner_runs: bool = False
