@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rules.cards import Card, Rank, Suit
 from rules.errors import BellaError
 from rules.names import TableNames
-from rules.runs import ShownRun
+from rules.runs import MAX_HAND_CARDS, ShownRun
 
 BELLA_POINTS = 20
 
@@ -22,6 +22,13 @@ def validate_bella(
     if trump is None:
         raise BellaError(f"{who} cannot have bella: there is no bella without a trump suit")
     bells = {Card(rank=Rank.KING, suit=trump), Card(rank=Rank.QUEEN, suit=trump)}
+    own = {card for run in runs if run.seat == seat for card in run.cards}
+    count = len(own | bells)
+    if count > MAX_HAND_CARDS:
+        raise BellaError(
+            f"{who} cannot have bella: the king and queen of trumps with the {len(own)} "
+            f"cards of {who}'s runs make {count} cards, but a player holds only {MAX_HAND_CARDS}"
+        )
     for run in runs:
         if run.seat == seat:
             continue
