@@ -6,8 +6,42 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    """Options of the table server (the command line with no subcommand)."""
+    parser.add_argument(
+        "--host",
+        default="0.0.0.0",
+        help="address to listen on (default: %(default)s, every network interface, "
+        "so phones on the local network can connect; use 127.0.0.1 for this "
+        "machine only)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=8550,
+        help="TCP port of the web page (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        default=None,
+        metavar="DIR",
+        help="folder where games are stored (default: $TARABISH_DATA, "
+        "else this user's application-data folder)",
+    )
+    parser.add_argument(
+        "--no-open",
+        dest="open_browser",
+        action="store_false",
+        help="do not open the page in this machine's browser",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    raise NotImplementedError
+    """Serve until Ctrl-C; returns the exit code."""
+    from scorer.server import serve
+
+    return serve(
+        host=args.host,
+        port=args.port,
+        data_dir=args.data_dir,
+        open_browser=args.open_browser,
+    )

@@ -1,0 +1,36 @@
+"""The Flet table app: one page function per browser session.
+
+`scorer.server` sets `CONFIG` before it starts serving; page code reads it
+(for example the data directory) instead of taking extra arguments, because
+Flet calls the page function with the page only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass
+class AppConfig:
+    """Settings chosen on the command line, shared by every session."""
+
+    data_dir: Path | None = None
+    """Folder of the game store; None lets the store pick its default
+    (TARABISH_DATA, then the platform's user-data folder)."""
+
+
+CONFIG = AppConfig()
+
+# Fonts registered on every page (`page.fonts`, see `scorer.app.main`). Files
+# live in the repository's assets/ folder, which the server serves at the site
+# root. Roboto (Flet's default) has no card-suit glyphs, so text showing
+# ♠ ♥ ♦ ♣ must use `font_family=SUIT_FONT`. The Flet client downloads every
+# registered font on each first load (DejaVu Sans: 0.76 MB), so only the
+# regular face is registered; bold suit text is synthesized by Flutter.
+# fonts/DejaVuSans-Bold.ttf is bundled too: register it only if a real bold
+# face is worth another 0.7 MB per phone.
+SUIT_FONT = "DejaVu Sans"
+FONTS: dict[str, str] = {
+    SUIT_FONT: "fonts/DejaVuSans.ttf",
+}

@@ -1,0 +1,207 @@
+"""Serve the table app to the browsers at the table, with no internet needed.
+
+The app is Flet's ASGI (FastAPI) application, `flet_web.fastapi.app(...)`,
+run by our own uvicorn server rather than `ft.run`. That keeps one place,
+`build_app`, where a later change can add middleware (compression, cache
+headers) to the same app object that serves the page, its assets and the
+WebSocket that carries the sessions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import os
+import socket
+import sys
+import threading
+import webbrowser
+from pathlib import Path
+
+import uvicorn
+from fastapi import FastAPI
+
+from scorer.app import CONFIG
+
+logger = logging.getLogger(__name__)
+
+#: The repository's assets/ folder (fonts, icons), served at the site root.
+#: Resolved from this file so the server works from any working directory.
+ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
+
+APP_NAME = "Tarabish"
+APP_DESCRIPTION = "Score keeper and rules referee for Tarabish"
+
+
+def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
+    """The ASGI app: the Flet page, its static files and its WebSocket.
+
+    Everything, CanvasKit/skwasm and fonts included, is served from the
+    installed `flet-web` wheel and `ASSETS_DIR` (`no_cdn=True`), so phones
+    on a table's Wi-Fi with no internet still get a working page.
+    """
+    import flet_web.fastapi as flet_fastapi
+
+    from scorer.app.main import main
+
+    CONFIG.data_dir = Path(data_dir).expanduser() if data_dir is not None else None
+    if not ASSETS_DIR.is_dir():
+        logger.warning("assets folder not found: %s (suit symbols may not draw)", ASSETS_DIR)
+    app: FastAPI = flet_fastapi.app(
+        main,
+        assets_dir=str(ASSETS_DIR) if ASSETS_DIR.is_dir() else None,
+        app_name=APP_NAME,
+        app_short_name=APP_NAME,
+        app_description=APP_DESCRIPTION,
+        no_cdn=True,
+    )
+    return app
+
+
+def lan_ipv4_addresses() -> list[str]:
+    """This machine's non-loopback IPv4 addresses, best guess first.
+
+    Uses only the standard library: the address of the default route (a UDP
+    "connect" sends no packet), then every interface's address (Linux ioctl),
+    then whatever the host name resolves to.
+    """
+    found: list[str] = []
+
+    def add(addr: str) -> None:
+        try:
+            ip = ipaddress.IPv4Address(addr)
+        except ValueError:
+            return
+        if ip.is_loopback or ip.is_link_local or ip.is_unspecified or ip.is_multicast:
+            return
+        if addr not in found:
+            found.append(addr)
+
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("10.255.255.255", 1))
+        add(s.getsockname()[0])
+
+    if sys.platform.startswith("linux"):
+        import fcntl
+        import struct
+
+        siocgifaddr = 0x8915
+        with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            for _index, name in socket.if_nameindex():
+                with contextlib.suppress(OSError):
+                    packed = struct.pack("256s", name.encode()[:15])
+                    res = fcntl.ioctl(s.fileno(), siocgifaddr, packed)
+                    add(socket.inet_ntoa(res[20:24]))
+
+    with contextlib.suppress(OSError):
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            add(str(info[4][0]))
+
+    return found
+
+
+def page_urls(host: str, port: int) -> list[str]:
+    """The addresses to print: localhost first, then what phones can use."""
+    if host in ("", "0.0.0.0", "*"):
+        hosts = ["localhost", *lan_ipv4_addresses()]
+    elif host in ("127.0.0.1", "localhost"):
+        hosts = ["localhost"]
+    else:
+        hosts = [host]
+    return [f"http://{h}:{port}/" for h in hosts]
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """Bind the listening socket ourselves: a clear error if the port is taken,
+    and the real port number when `port` is 0."""
+    bind_host = "0.0.0.0" if host in ("", "*") else host
+    family = socket.AF_INET6 if ":" in bind_host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    if sys.platform != "win32":  # on Windows it would let two servers share the port
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((bind_host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def _open_browser_later(server: uvicorn.Server, url: str) -> None:
+    """Open the host's browser once the server accepts connections.
+
+    Runs in a daemon thread: `webbrowser` may start a console browser that
+    blocks, and it must never hold up the server. On a Linux machine with no
+    display there is no graphical browser to open, so we don't try.
+    """
+    if sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    ):
+        return
+
+    def wait_and_open() -> None:
+        for _ in range(300):
+            if server.started:
+                break
+            if server.should_exit:
+                return
+            threading.Event().wait(0.1)
+        with contextlib.suppress(Exception):
+            webbrowser.open(url)
+
+    threading.Thread(target=wait_and_open, name="open-browser", daemon=True).start()
+
+
+def serve(
+    host: str = "0.0.0.0",
+    port: int = 8550,
+    data_dir: str | os.PathLike[str] | None = None,
+    open_browser: bool = True,
+) -> int:
+    """Run the table server until Ctrl-C (or SIGTERM); returns the exit code."""
+    try:
+        sock = _bind(host, port)
+    except OSError as exc:
+        print(f"tarabish: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
+        print(
+            "Is another tarabish server running? Try --port with another number.", file=sys.stderr
+        )
+        return 1
+    port = sock.getsockname()[1]
+
+    app = build_app(data_dir)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        ws="websockets-sansio",  # what ft.run uses in Flet 1.0.5
+        timeout_graceful_shutdown=3,
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+
+    urls = page_urls(host, port)
+    print("Tarabish table server. Open one of these addresses on the phones:", flush=True)
+    for url in urls:
+        print(f"  {url}", flush=True)
+    if CONFIG.data_dir is not None:
+        print(f"Games are stored in {CONFIG.data_dir}", flush=True)
+    print("Press Ctrl-C to stop.", flush=True)
+
+    if open_browser:
+        _open_browser_later(server, f"http://localhost:{port}/")
+
+    try:
+        asyncio.run(server.serve(sockets=[sock]))
+    except KeyboardInterrupt:
+        # uvicorn shuts down gracefully on the first Ctrl-C, then re-raises
+        # the signal once it is done: that lands here.
+        pass
+    finally:
+        sock.close()
+    print("Tarabish server stopped.", flush=True)
+    return 0
