@@ -1,10 +1,17 @@
 """Serve the table app to the browsers at the table, with no internet needed.
 
-The app is Flet's ASGI (FastAPI) application, `flet_web.fastapi.app(...)`,
-run by our own uvicorn server rather than `ft.run`. That keeps one place,
-`build_app`, where a later change can add middleware (compression, cache
-headers) to the same app object that serves the page, its assets and the
-WebSocket that carries the sessions.
+`build_app` returns an ASGI app made of two layers, the same way `ft.run`
+assembles it in Flet 1.0.5 (flet_web/fastapi/serve_fastapi_web_app.py):
+
+- an outer `flet_web.fastapi.FastAPI` (a FastAPI subclass whose lifespan
+  starts and stops Flet's session manager): add middleware here
+  (compression, cache headers) and routes of our own (e.g. a file download),
+  *before* the mount below, which catches every path;
+- mounted at "/", `flet_web.fastapi.app(main, ...)`: the page, its static
+  files (flet-web wheel + our assets/) and the /ws WebSocket of the sessions.
+
+`serve` runs it with our own uvicorn server instead of `ft.run`, so nothing
+else (browser opening, port choice, signal handling) is left to Flet.
 """
 
 from __future__ import annotations
@@ -49,13 +56,20 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
     CONFIG.data_dir = Path(data_dir).expanduser() if data_dir is not None else None
     if not ASSETS_DIR.is_dir():
         logger.warning("assets folder not found: %s (suit symbols may not draw)", ASSETS_DIR)
-    app: FastAPI = flet_fastapi.app(
-        main,
-        assets_dir=str(ASSETS_DIR) if ASSETS_DIR.is_dir() else None,
-        app_name=APP_NAME,
-        app_short_name=APP_NAME,
-        app_description=APP_DESCRIPTION,
-        no_cdn=True,
+
+    app: FastAPI = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
+    # Middleware: app.add_middleware(...). Routes of our own: declare them
+    # here, before the mount, or the page's catch-all "/" shadows them.
+    app.mount(
+        "/",
+        flet_fastapi.app(
+            main,
+            assets_dir=str(ASSETS_DIR) if ASSETS_DIR.is_dir() else None,
+            app_name=APP_NAME,
+            app_short_name=APP_NAME,
+            app_description=APP_DESCRIPTION,
+            no_cdn=True,
+        ),
     )
     return app
 
