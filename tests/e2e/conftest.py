@@ -1,0 +1,383 @@
+"""Browser-test harness: the real table server in a subprocess, driven by
+Debian's Chromium through Playwright (sync API, pytest-playwright fixtures).
+
+Fixtures
+    app_server      session-wide server (fresh data dir), an `AppServer`
+    app_url         its page URL, "http://127.0.0.1:PORT/"
+    start_server    factory for extra servers, stopped after the test:
+                    start_server(data_dir=None, port=None, env=None) -> AppServer
+    page, context   pytest-playwright's, with a 390x844 phone viewport;
+                    dark: @pytest.mark.browser_context_args(color_scheme="dark")
+                    or set_color_scheme(page, "dark") on a loaded page.
+    new_context     pytest-playwright's factory: new_context(**context_args),
+                    e.g. a second phone at the same table.
+
+Helper fixtures (each returns a function; importing from a conftest is fragile)
+    open_app            open_app(page, url, first_text="Tarabish",
+                                 timeout_ms=60_000) -> float seconds to interactive
+    screenshot          screenshot(page, name) -> Path  (test-artifacts/screenshots/)
+    color_scheme        color_scheme(page, "dark" | "light") -> None
+    request_log         a RequestLog recording the `page` fixture's requests:
+                        .urls, .failed, .websockets, .foreign(), .foreign_hosts()
+    page_transfer_size  page_transfer_size(page) -> int bytes fetched by this load
+    page_resource_sizes page_resource_sizes(page) -> {url: bytes} for this load
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Page, Request
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS_DIR = REPO_ROOT / "test-artifacts"
+SCREENSHOT_DIR = ARTIFACTS_DIR / "screenshots"
+
+CHROMIUM = os.environ.get("TARABISH_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE_VIEWPORT = {"width": 390, "height": 844}
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
+
+
+# --------------------------------------------------------------------------
+# The app server
+# --------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port that was free a moment ago on 127.0.0.1."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class AppServer:
+    """A `tarabish` server running in a subprocess."""
+
+    url: str
+    port: int
+    data_dir: Path
+    log_path: Path
+    process: subprocess.Popen[bytes] = field(repr=False)
+
+    def log(self) -> str:
+        """Everything the server printed so far (stdout and stderr)."""
+        return self.log_path.read_text(errors="replace")
+
+    def is_running(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self, timeout: float = 15.0) -> int:
+        """Stop like Ctrl-C (SIGINT), kill if it does not exit; the exit code."""
+        if self.process.poll() is None:
+            if sys.platform == "win32":
+                self.process.terminate()
+            else:
+                self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        return int(self.process.returncode)
+
+
+def start_app_server(
+    data_dir: Path,
+    port: int | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 60.0,
+) -> AppServer:
+    """Start `python -m scorer.cli --no-open` on 127.0.0.1 and wait until it
+    answers HTTP. Its output goes to DATA_DIR/../server-PORT.log."""
+    port = port or free_port()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    log_path = data_dir.parent / f"{data_dir.name}-server-{port}.log"
+    cmd = [
+        sys.executable,
+        "-m",
+        "scorer.cli",
+        "--no-open",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--data-dir",
+        str(data_dir),
+    ]
+    child_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+    with log_path.open("ab") as log:
+        process = subprocess.Popen(
+            cmd,
+            cwd=REPO_ROOT,
+            env=child_env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    url = f"http://127.0.0.1:{port}/"
+    server = AppServer(url=url, port=port, data_dir=data_dir, log_path=log_path, process=process)
+    deadline = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"tarabish server exited with {process.returncode}:\n{server.log()}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as resp:
+                if resp.status == 200:
+                    return server
+        except (urllib.error.URLError, OSError):
+            pass
+        if time.monotonic() > deadline:
+            server.stop()
+            raise RuntimeError(f"tarabish server did not answer in {timeout} s:\n{server.log()}")
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    """One server for the whole test session, with its own empty data dir."""
+    server = start_app_server(tmp_path_factory.mktemp("session") / "data")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def app_url(app_server: AppServer) -> str:
+    """Page URL of the session-wide server."""
+    return app_server.url
+
+
+StartServer = Callable[..., AppServer]
+
+
+@pytest.fixture
+def start_server(tmp_path: Path) -> Iterator[StartServer]:
+    """Factory: `start_server(data_dir=None, port=None, env=None) -> AppServer`.
+
+    No data_dir: a fresh one under tmp_path. To test a restart, `srv.stop()`
+    then `start_server(data_dir=srv.data_dir, port=srv.port)` (same port, so
+    an open page can reconnect). Every server started here is stopped after
+    the test.
+    """
+    started: list[AppServer] = []
+
+    def start(
+        data_dir: Path | None = None,
+        port: int | None = None,
+        env: dict[str, str] | None = None,
+    ) -> AppServer:
+        server = start_app_server(data_dir or tmp_path / f"data{len(started)}", port, env)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+# --------------------------------------------------------------------------
+# The browser (overrides of pytest-playwright fixtures)
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Debian's Chromium, headless, with flags that keep it off the network.
+
+    Playwright launches every browser with a fresh temporary profile.
+    """
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        message = (
+            f"Chromium not found at {CHROMIUM} "
+            "(apt-get install -y chromium, or set TARABISH_CHROMIUM)"
+        )
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return {
+        "headless": True,
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": CHROMIUM_ARGS,
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """A phone-sized page (390x844 CSS pixels)."""
+    return {**browser_context_args, "viewport": PHONE_VIEWPORT}
+
+
+# --------------------------------------------------------------------------
+# Helpers for tests. Test modules get them through the fixtures below
+# (importing from a conftest is fragile): `def test_x(page, app_url, open_app)`.
+# --------------------------------------------------------------------------
+
+
+def enable_semantics(page: Page) -> None:
+    """Turn on Flutter's accessibility tree, the only DOM Playwright can query.
+
+    Flutter draws on a canvas; until the hidden placeholder button is
+    clicked, controls have no DOM nodes.
+    """
+    page.wait_for_selector("flt-semantics-placeholder", state="attached")
+    page.eval_on_selector("flt-semantics-placeholder", "e => e.click()")
+
+
+def open_app_page(
+    page: Page, url: str, first_text: str = "Tarabish", timeout_ms: float = 60_000
+) -> float:
+    """Load the app, enable the accessibility tree, wait until `first_text`
+    is visible and the first frame is painted; returns the seconds from
+    navigation to interactive."""
+    start = time.perf_counter()
+    page.goto(url, wait_until="commit", timeout=timeout_ms)
+    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=timeout_ms)
+    page.eval_on_selector("flt-semantics-placeholder", "e => e.click()")
+    page.get_by_text(first_text, exact=True).first.wait_for(state="visible", timeout=timeout_ms)
+    # The semantics tree is built a few frames before the first paint: wait
+    # for Flutter's canvas too (Playwright's CSS pierces the shadow root).
+    page.wait_for_selector("flt-scene canvas", state="attached", timeout=timeout_ms)
+    return time.perf_counter() - start
+
+
+def save_screenshot(page: Page, name: str, settle_ms: int = 5_000) -> Path:
+    """Save the page as test-artifacts/screenshots/NAME.png; returns the path.
+
+    Flutter paints asynchronously (fonts arrive, ripples fade), so shots are
+    taken until two in a row are identical (or `settle_ms` passes). Give
+    dark-mode shots their own name (e.g. "home-dark")."""
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOT_DIR / f"{name}.png"
+    deadline = time.monotonic() + settle_ms / 1000
+    shot = page.screenshot()
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(150)
+        again = page.screenshot()
+        if again == shot:
+            break
+        shot = again
+    path.write_bytes(shot)
+    return path
+
+
+def set_color_scheme(page: Page, scheme: Literal["dark", "light"]) -> None:
+    """Emulate the device's dark/light setting on a loaded page (an app in
+    ThemeMode.SYSTEM follows it). For a page that starts dark, mark the test
+    @pytest.mark.browser_context_args(color_scheme="dark") instead."""
+    page.emulate_media(color_scheme=scheme)
+
+
+@dataclass
+class RequestLog:
+    """Requests made by one page (HTTP and WebSocket), recorded live."""
+
+    requests: list[Request] = field(default_factory=list)
+    failed: list[Request] = field(default_factory=list)
+    websockets: list[str] = field(default_factory=list)
+
+    @property
+    def urls(self) -> list[str]:
+        return [r.url for r in self.requests]
+
+    def foreign(self) -> list[str]:
+        """URLs that left this machine (not localhost; data:/blob: ignored)."""
+        return [
+            u
+            for u in [*self.urls, *self.websockets]
+            if urlsplit(u).scheme in ("http", "https", "ws", "wss")
+            and urlsplit(u).hostname not in LOCAL_HOSTS
+        ]
+
+    def foreign_hosts(self) -> set[str]:
+        return {urlsplit(u).hostname or "" for u in self.foreign()}
+
+
+def record_requests(page: Page) -> RequestLog:
+    """Start recording the page's requests; call before opening the app."""
+    log = RequestLog()
+    page.on("request", lambda r: log.requests.append(r))
+    page.on("requestfailed", lambda r: log.failed.append(r))
+    page.on("websocket", lambda ws: log.websockets.append(ws.url))
+    return log
+
+
+def resource_sizes(page: Page) -> dict[str, int]:
+    """Bytes fetched over the network per URL by the current document load:
+    Resource Timing transferSize (headers + encoded body; 0 for cache hits).
+    WebSocket traffic is not included."""
+    entries = page.evaluate(
+        """() => performance.getEntriesByType('navigation')
+                 .concat(performance.getEntriesByType('resource'))
+                 .map(e => [e.name, e.transferSize || 0])"""
+    )
+    sizes: dict[str, int] = {}
+    for name, size in entries:
+        sizes[name] = sizes.get(name, 0) + int(size)
+    return sizes
+
+
+def transfer_size(page: Page) -> int:
+    """Total bytes fetched by the current document load (see resource_sizes)."""
+    return sum(resource_sizes(page).values())
+
+
+@pytest.fixture
+def open_app() -> Callable[..., float]:
+    """`open_app(page, url, first_text="Tarabish", timeout_ms=60_000) -> float`:
+    load the app, enable the accessibility tree, wait for `first_text`;
+    returns seconds to interactive."""
+    return open_app_page
+
+
+@pytest.fixture
+def screenshot() -> Callable[[Page, str], Path]:
+    """`screenshot(page, name) -> Path`: test-artifacts/screenshots/NAME.png."""
+    return save_screenshot
+
+
+@pytest.fixture
+def color_scheme() -> Callable[[Page, Literal["dark", "light"]], None]:
+    """`color_scheme(page, "dark")`: switch the emulated device setting."""
+    return set_color_scheme
+
+
+@pytest.fixture
+def request_log(page: Page) -> RequestLog:
+    """Requests of the `page` fixture, recorded from before the first goto."""
+    return record_requests(page)
+
+
+@pytest.fixture
+def page_transfer_size() -> Callable[[Page], int]:
+    """`page_transfer_size(page) -> int`: bytes fetched by the current load."""
+    return transfer_size
+
+
+@pytest.fixture
+def page_resource_sizes() -> Callable[[Page], dict[str, int]]:
+    """`page_resource_sizes(page) -> {url: bytes}` for the current load."""
+    return resource_sizes
