@@ -140,7 +140,7 @@ def _trick_split(hand: PlayedHand, total: int) -> tuple[int, int]:
     for figure in figures:
         if figure not in possible:
             raise HandError(
-                f"{figure} trick points is impossible: a team takes from 0 to {total}, "
+                f"{figure} in trick points is impossible: a team takes from 0 to {total}, "
                 f"but never {impossible}"
             )
     split = hand.points.split(total)
