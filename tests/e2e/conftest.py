@@ -381,3 +381,12 @@ def page_transfer_size() -> Callable[[Page], int]:
 def page_resource_sizes() -> Callable[[Page], dict[str, int]]:
     """`page_resource_sizes(page) -> {url: bytes}` for the current load."""
     return resource_sizes
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # pytest-playwright 0.10's fallback `base_url` fixture (used when
+    # pytest-base-url is not installed) trips a pytest 9 deprecation warning.
+    config.addinivalue_line(
+        "filterwarnings",
+        "ignore:Session-scoped fixtures defined as instance methods:pytest.PytestRemovedIn10Warning",
+    )
