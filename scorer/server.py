@@ -199,7 +199,10 @@ def serve(
     server = uvicorn.Server(config)
 
     urls = page_urls(host, port)
-    print("Tarabish table server. Open one of these addresses on the phones:", flush=True)
+    if len(urls) > 1 or not urls[0].startswith("http://localhost:"):
+        print("Tarabish table server. Open one of these addresses on the phones:", flush=True)
+    else:
+        print("Tarabish table server (this machine only). Open:", flush=True)
     for url in urls:
         print(f"  {url}", flush=True)
     if CONFIG.data_dir is not None:
