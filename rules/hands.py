@@ -35,7 +35,9 @@ class _Called(_Entry):
     @field_validator("trump", mode="before")
     @classmethod
     def _trump_text(cls, value: Any) -> Any:
-        text = value.strip().upper() if isinstance(value, str) else value
+        if not isinstance(value, str):
+            raise ValueError(f"the trump must be written S, H, D or C (or NT), not {value!r}")
+        text = value.strip().upper()
         text = _SUIT_SYMBOLS.get(text, text)
         if text not in {"S", "H", "D", "C", NO_TRUMP}:
             raise ValueError(
