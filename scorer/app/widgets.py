@@ -77,7 +77,8 @@ def toggle(
 def suit_label(code: str, dark: bool, size: int = 26, word: bool = True) -> ft.Control:
     """♥ with 'Hearts' under it; red for hearts and diamonds."""
     symbol = ft.Text(SUIT_SYMBOLS[code], size=size if code != "NT" else size * 0.7,
-                     color=suit_color(code, dark), weight=ft.FontWeight.BOLD)
+                     color=suit_color(code, dark), weight=ft.FontWeight.BOLD,
+                     semantics_label=None if word else SUIT_WORDS[code].lower())
     if not word:
         return symbol
     return ft.Column(

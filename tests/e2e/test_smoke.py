@@ -31,7 +31,7 @@ def test_page_is_interactive_offline(
 
     expect(page.get_by_text("Tarabish", exact=True)).to_be_visible()
     page.get_by_role("button", name="New game").click()
-    expect(page.get_by_text("New game started")).to_be_visible()
+    expect(page.get_by_text("Who sits where")).to_be_visible()
 
     for url in request_log.foreign():
         parts = urlsplit(url)
@@ -51,7 +51,7 @@ def test_page_is_interactive_offline(
     # Same tab again: the browser cache is warm, and Flet reattaches the tab
     # to its server session (main() does not run again, the screen is kept).
     again = open_app(page, app_url)
-    expect(page.get_by_text("New game started")).to_be_visible()
+    expect(page.get_by_role("button", name="New game")).to_be_visible()
     metrics["repeat_load"] = {
         "seconds_to_interactive": round(again, 2),
         "bytes": sum(page_resource_sizes(page).values()),
@@ -110,7 +110,14 @@ def test_page_comes_back_after_server_restart(
     assert "stopped" in server.log()
 
     again = start_server(data_dir=server.data_dir, port=server.port)
-    expect(page.get_by_role("button", name="New game")).to_be_visible(timeout=30_000)
-    page.get_by_role("button", name="New game").click()
-    expect(page.get_by_text("New game started")).to_be_visible(timeout=30_000)
+    # Until the page has reattached, it still shows the old screen and a tap
+    # can fall on it; a player simply taps again, and so does the test.
+    for _attempt in range(10):
+        page.get_by_role("button", name="New game").click()
+        try:
+            expect(page.get_by_text("Who sits where")).to_be_visible(timeout=3_000)
+            break
+        except AssertionError:
+            continue
+    expect(page.get_by_text("Who sits where")).to_be_visible()
     assert again.stop() == 0

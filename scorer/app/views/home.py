@@ -6,7 +6,7 @@ import flet as ft
 
 from scorer.app.context import AppContext
 from scorer.app.views.common import app_bar, screen
-from scorer.app.widgets import big_button, notice
+from scorer.app.widgets import big_button, notice, suit_label
 from scorer.store.models import GameSummary
 
 
@@ -47,4 +47,8 @@ def home_view(ctx: AppContext) -> ft.View:
         ft.Text("Keeps the score and settles the arguments: every ruling comes with its reason.",
                 size=14, color=ft.Colors.ON_SURFACE_VARIANT),
     ])
-    return screen("/", app_bar(ctx, "♠ ♥ Tarabish ♦ ♣"), body)
+    bar = app_bar(ctx, "Tarabish", actions=[
+        ft.Row([suit_label(code, ctx.dark, size=22, word=False) for code in "SHDC"], spacing=6),
+        ft.Container(width=12),
+    ])
+    return screen("/", bar, body)
