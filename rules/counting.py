@@ -41,8 +41,8 @@ class TrickCount(BaseModel):
         if self.cards == DECK_SIZE and not self.last_trick:
             return "A team with every card took the last trick too"
         if self.cards % CARDS_PER_TRICK:
-            return (f"{self.cards} cards: tricks have {CARDS_PER_TRICK} cards each, "
-                    "so a team's pile is a multiple of 4. A card may be missing")
+            return (f"Not whole tricks: {self.cards} card{'' if self.cards == 1 else 's'}, "
+                    f"and every trick has {CARDS_PER_TRICK}. Is a card missing?")
         return None
 
 
