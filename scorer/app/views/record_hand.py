@@ -325,13 +325,26 @@ class RecordHand:
         good = ruling is not None and ruling.outcome.value == "made"
         colour = MADE if good else BAIT
         word = outcome_word(ruling.outcome) if ruling else ""
-        return ft.Container(
-            content=ft.Column([
-                ft.Text(word, size=17, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
-                ft.Text(shown.text, size=14, color=ft.Colors.WHITE),
-            ], spacing=2),
-            bgcolor=colour, border_radius=ft.BorderRadius.all(RADIUS), padding=10,
-        )
+        text = ft.Column([
+            ft.Text(word, size=17, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
+            ft.Text(shown.text, size=14, color=ft.Colors.WHITE),
+        ], spacing=2, expand=True)
+        content: ft.Control = text
+        if ruling is not None and ruling.reasons:
+            why = ft.TextButton("Why?", icon=ft.Icons.MENU_BOOK, height=48,
+                                style=ft.ButtonStyle(color=ft.Colors.WHITE,
+                                                     icon_color=ft.Colors.WHITE),
+                                tooltip="The rule behind this ruling",
+                                on_click=lambda _e, s=ruling.reasons[0].section: self._why(s))
+            content = ft.Row([text, why], vertical_alignment=ft.CrossAxisAlignment.START)
+        return ft.Container(content=content, bgcolor=colour,
+                            border_radius=ft.BorderRadius.all(RADIUS), padding=10)
+
+    def _why(self, section_id: str) -> None:
+        """Open the rules at the section behind the ruling; Back returns to this hand."""
+        self.ctx.drafts[self.key] = self.draft
+        hand = "new" if self.index is None else str(self.index + 1)
+        self.ctx.go(f"/rules?section={section_id}&game={self.model.id}&hand={hand}&from=hand")
 
     def bottom_controls(self) -> list[ft.Control]:
         """Pinned under the screen: the ruling so far, then Save."""

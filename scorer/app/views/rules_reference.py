@@ -1,0 +1,274 @@
+"""The rules reference (`/rules`): every section, a search box, the house rules
+of the game in hand marked, and `?section=<id>` scrolled into view."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from urllib.parse import urlencode
+
+import flet as ft
+
+from rules.cards import Rank
+from scorer.app.context import AppContext
+from scorer.app.theme import RADIUS
+from scorer.app.views.common import app_bar, screen
+from scorer.app.widgets import notice
+from scorer.reference.hand_link import HandLink, link_from_query
+from scorer.reference.house import changed_keys, setting
+from scorer.reference.search import search
+from scorer.reference.sections import (
+    BY_ID,
+    CARD_TABLE,
+    GROUP_TITLES,
+    SECTIONS,
+    Section,
+    house_section_id,
+)
+from scorer.reference.tables import card_points_rows
+
+_INLINE = re.compile(r"(\*\*[^*]+\*\*|\*[^*]+\*)")
+BODY_SIZE = 16
+_BACK_SCREENS = {"check": "/check", "count": "/count"}
+
+
+# --- drawing the text ---------------------------------------------------------------------
+def rich(text: str, size: float = BODY_SIZE, color: str | None = None) -> ft.Text:
+    """A paragraph with **bold** and *italic* (used for the names of other sections)."""
+    spans: list[ft.TextSpan] = []
+    for piece in _INLINE.split(text):
+        if not piece:
+            continue
+        if piece.startswith("**"):
+            spans.append(ft.TextSpan(piece[2:-2], style=ft.TextStyle(weight=ft.FontWeight.BOLD)))
+        elif piece.startswith("*"):
+            spans.append(ft.TextSpan(piece[1:-1], style=ft.TextStyle(italic=True)))
+        else:
+            spans.append(ft.TextSpan(piece))
+    return ft.Text(spans=spans, size=size, color=color)
+
+
+def _join(lines: list[str]) -> str:
+    return " ".join(line.strip() for line in lines)
+
+
+def _items(lines: list[str], marker: re.Pattern[str]) -> list[str]:
+    items: list[list[str]] = []
+    for line in lines:
+        if marker.match(line):
+            items.append([marker.sub("", line, count=1)])
+        elif items:
+            items[-1].append(line)
+    return [_join(item) for item in items]
+
+
+_BULLET = re.compile(r"^- ")
+_NUMBER = re.compile(r"^\d+\. ")
+
+
+def card_points_table() -> ft.Control:
+    """Trumps and plain suits side by side, from the rules engine's own values."""
+    def cell(text: str, bold: bool = False, align: ft.TextAlign = ft.TextAlign.START,
+             size: int = BODY_SIZE) -> ft.Control:
+        return ft.Text(text, size=size, expand=True, text_align=align,
+                       weight=ft.FontWeight.BOLD if bold else None)
+
+    def name(rank: Rank) -> str:
+        return rank.value
+
+    rows: list[ft.Control] = [ft.Row([
+        cell("Trumps", True), cell("pts", True, ft.TextAlign.END),
+        ft.Container(width=16), cell("Plain", True), cell("pts", True, ft.TextAlign.END),
+    ])]
+    for row in card_points_rows():
+        rows.append(ft.Row([
+            cell(name(row.trump_rank)), cell(str(row.trump_points), align=ft.TextAlign.END),
+            ft.Container(width=16),
+            cell(name(row.plain_rank)), cell(str(row.plain_points), align=ft.TextAlign.END),
+        ]))
+    return ft.Container(
+        content=ft.Column(rows, spacing=4),
+        padding=ft.Padding.symmetric(horizontal=14, vertical=10),
+        border_radius=ft.BorderRadius.all(RADIUS),
+        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
+    )
+
+
+def render_body(body: str) -> list[ft.Control]:
+    """Draw a section's text (the Markdown subset described in `sections`)."""
+    out: list[ft.Control] = []
+    for block in re.split(r"\n\s*\n", body.strip()):
+        lines = block.splitlines()
+        first = lines[0]
+        if first.strip() == CARD_TABLE:
+            out.append(card_points_table())
+        elif first.startswith("### "):
+            out.append(ft.Text(first[4:], size=17, weight=ft.FontWeight.BOLD))
+            if lines[1:]:
+                out.extend(render_body("\n".join(lines[1:])))
+        elif first.startswith("> "):
+            text = rich(_join([line[2:] if line.startswith("> ") else line for line in lines]),
+                        size=15)
+            text.expand = True
+            out.append(ft.Container(
+                content=ft.Row([ft.Icon(ft.Icons.STYLE, size=18, color=ft.Colors.PRIMARY), text],
+                               spacing=8, vertical_alignment=ft.CrossAxisAlignment.START),
+                padding=10, border_radius=ft.BorderRadius.all(10),
+                bgcolor=ft.Colors.SECONDARY_CONTAINER,
+            ))
+        elif _BULLET.match(first) or _NUMBER.match(first):
+            numbered = bool(_NUMBER.match(first))
+            items = _items(lines, _NUMBER if numbered else _BULLET)
+            out.append(ft.Column([
+                ft.Row([ft.Text(f"{n}." if numbered else "•", size=BODY_SIZE, width=22,
+                                weight=ft.FontWeight.BOLD),
+                        ft.Container(rich(item), expand=True)],
+                       vertical_alignment=ft.CrossAxisAlignment.START, spacing=4)
+                for n, item in enumerate(items, start=1)
+            ], spacing=6))
+        else:
+            out.append(rich(_join(lines)))
+    return out
+
+
+# --- the screen ---------------------------------------------------------------------------
+class RulesReference:
+    """The reference screen: search box, house-rule notes, sections."""
+
+    def __init__(self, ctx: AppContext, link: HandLink, target: str | None) -> None:
+        self.ctx = ctx
+        self.link = link
+        self.target = target if target in BY_ID else None
+        self.query = ""
+        self.results = ft.Column(spacing=24)
+        self.scroller = ft.Column()
+        self.search_box = ft.TextField(
+            hint_text="Search: bait, nerf, forced…",
+            prefix_icon=ft.Icons.SEARCH,
+            on_change=self._typed,
+            dense=False,
+            border_radius=RADIUS,
+            text_size=17,
+            expand=True,
+        )
+        self.search_box.suffix = ft.IconButton(ft.Icons.CLOSE, tooltip="Clear the search",
+                                               on_click=self._clear)
+
+    def _typed(self, e: ft.Event[ft.TextField]) -> None:
+        self.query = self.search_box.value or ""
+        self.render()
+
+    def _clear(self, _e: object) -> None:
+        self.search_box.value = ""
+        self.query = ""
+        self.render()
+        self.search_box.update()
+
+    def go_to(self, section_id: str) -> None:
+        """Show a section from the contents menu (clears a search that hides it)."""
+        self.target = section_id
+        if self.query and section_id not in {s.id for s in search(self.query)}:
+            self._clear(None)
+        self.render()
+        self.ctx.page.run_task(self.scroll_to_target)
+
+    async def scroll_to_target(self) -> None:
+        if self.target is None:
+            return
+        # The page draws the new controls first; a scroll to a key not laid out yet is lost.
+        for _ in range(2):
+            await asyncio.sleep(0.35)
+            try:
+                await self.scroller.scroll_to(scroll_key=self.target, duration=300)
+            except RuntimeError:  # this screen was replaced before it was shown
+                return
+
+    def render(self, update: bool = True) -> None:
+        self.results.controls = self.controls()
+        if update:
+            self.results.update()
+
+    def controls(self) -> list[ft.Control]:
+        found = search(self.query)
+        parts: list[ft.Control] = []
+        if self.query.strip():
+            count = len(found)
+            label = (f"Nothing matches “{self.query.strip()}”" if not count else
+                     f"{count} section{'s' if count != 1 else ''} match “{self.query.strip()}”")
+            parts.append(ft.Text(label, size=14, color=ft.Colors.ON_SURFACE_VARIANT))
+        group = None
+        for sec in found:
+            if not self.query.strip() and sec.group != group:
+                group = sec.group
+                parts.append(ft.Text(GROUP_TITLES[group].upper(), size=13,
+                                     weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))
+            parts.append(self.section_view(sec))
+        return parts
+
+    def section_view(self, sec: Section) -> ft.Control:
+        head: list[ft.Control] = [ft.Text(sec.title, size=21, weight=ft.FontWeight.BOLD)]
+        if sec.house_rule and self.link.game is not None:
+            state = setting(self.link.game.rules, sec.house_rule)
+            head.append(ft.Container(
+                content=ft.Text(state.text, size=13, weight=ft.FontWeight.W_600,
+                                color=ft.Colors.WHITE if state.changed else None),
+                bgcolor=ft.Colors.GREEN_700 if state.changed else
+                ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                border_radius=ft.BorderRadius.all(8),
+                padding=ft.Padding.symmetric(horizontal=8, vertical=4),
+            ))
+        chosen = sec.id == self.target
+        return ft.Container(
+            content=ft.Column([*head, *render_body(sec.body)], spacing=10),
+            key=ft.ScrollKey(sec.id),  # type: ignore[call-arg]
+            padding=ft.Padding.all(12) if chosen else ft.Padding.symmetric(vertical=4),
+            border=ft.Border.all(2, ft.Colors.PRIMARY) if chosen else None,
+            border_radius=ft.BorderRadius.all(RADIUS),
+        )
+
+    def house_notice(self) -> ft.Control | None:
+        game = self.link.game
+        if game is None:
+            return None
+        keys = changed_keys(game.rules)
+        if not keys:
+            return notice("This game plays the standard rules: no house rules.",
+                          icon=ft.Icons.CHECK_CIRCLE_OUTLINE)
+        titles = ", ".join(BY_ID[house_section_id(k)].title for k in keys)
+        return notice(f"This game's house rules: {titles}. They are marked below.",
+                      icon=ft.Icons.HOME_WORK)
+
+    def contents_menu(self) -> ft.Control:
+        return ft.PopupMenuButton(
+            icon=ft.Icons.TOC,
+            tooltip="Contents",
+            items=[ft.PopupMenuItem(content=ft.Text(sec.title, size=16),
+                                    on_click=lambda _e, s=sec.id: self.go_to(s))
+                   for sec in SECTIONS],
+        )
+
+
+def rules_back(link: HandLink, came_from: str | None) -> str:
+    """Back from the reference: the helper screen it was opened from, else the hand or
+    sheet of the game, else home."""
+    if came_from in _BACK_SCREENS:
+        return _BACK_SCREENS[came_from] + link.query()
+    return link.back_route
+
+
+def rules_reference_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
+    link = link_from_query(ctx.store, query)
+    reference = RulesReference(ctx, link, query.get("section"))
+    reference.render(update=False)
+    body: list[ft.Control] = [ft.Row([reference.search_box])]
+    house = reference.house_notice()
+    if house is not None:
+        body.append(house)
+    body.append(reference.results)
+    route = "/rules" + (f"?{urlencode(query)}" if query else "")
+    bar = app_bar(ctx, "Rules", back_to=rules_back(link, query.get("from")),
+                  actions=[reference.contents_menu()])
+    view = screen(route, bar, body, column=reference.scroller)
+    if reference.target is not None:
+        ctx.page.run_task(reference.scroll_to_target)
+    return view
