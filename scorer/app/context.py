@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-from urllib.parse import urljoin
 
 import flet as ft
 
@@ -26,6 +26,7 @@ class AppContext:
     """Hands being entered, by game id and hand index, so a detour to the run
     checker or the card counter does not lose the taps."""
     actions: TableActions = field(init=False)
+    _awake: bool = False
     router_refresh: Callable[[], None] = lambda: None
     """Redraw the current screen from the store (set by the router)."""
 
@@ -35,13 +36,21 @@ class AppContext:
         self.actions = TableActions(self)
 
     def go(self, route: str) -> None:
-        """Navigate (adds a browser history entry)."""
+        """Navigate (adds a browser history entry). Navigation comes from taps,
+        which is when a browser lets the page keep the screen awake."""
+        self.keep_awake()
         self.page.run_task(self.page.push_route, route)
 
-    def download(self, path: str) -> None:
-        """Open a server address (such as an export) in the browser."""
-        url = urljoin(self.page.url or "/", path)
-        self.page.run_task(ft.UrlLauncher().launch_url, url)
+    def download(self, file_name: str, data: bytes) -> None:
+        """Hand the browser a file to save (an exported game)."""
+        self.page.run_task(ft.FilePicker().save_file, file_name=file_name, src_bytes=data)
+
+    def keep_awake(self) -> None:
+        """Keep the screen on. Browsers allow it only from a tap, so screens call
+        this from their buttons; once per session is enough."""
+        if not self._awake:
+            self._awake = True
+            self.page.run_task(_enable_wakelock)
 
     def toast(self, message: str, error: bool = False) -> None:
         """A short message at the bottom of the screen."""
@@ -62,3 +71,8 @@ class AppContext:
     @staticmethod
     def draft_key(game_id: str, index: int | None) -> str:
         return f"{game_id}/{'new' if index is None else index}"
+
+
+async def _enable_wakelock() -> None:
+    with contextlib.suppress(Exception):  # not every browser offers it
+        await ft.Wakelock().enable()

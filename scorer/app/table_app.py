@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 
 import flet as ft
@@ -14,12 +13,6 @@ from scorer.app.store_access import get_store
 from scorer.app.theme import apply_theme
 
 logger = logging.getLogger(__name__)
-
-
-async def keep_awake() -> None:
-    """Keep the phone's screen on while the app is open (where the browser allows)."""
-    with contextlib.suppress(Exception):
-        await ft.Wakelock().enable()
 
 
 def main(page: ft.Page) -> None:
@@ -41,4 +34,3 @@ def main(page: ft.Page) -> None:
     page.on_close = closed
     page.on_platform_brightness_change = lambda _e: router.show(router.route)
     router.show(page.route)
-    page.run_task(keep_awake)

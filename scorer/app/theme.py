@@ -21,10 +21,15 @@ FELT = ft.Colors.GREEN_800
 
 def build_theme(mode: ft.Brightness) -> ft.Theme:
     """Material 3 with a card-table green, and a font that draws ♠ ♥ ♦ ♣."""
+    # No page transitions: a screen that slides in while a thumb is already
+    # tapping sends the tap to the wrong button.
+    still = ft.PageTransitionTheme.NONE
     return ft.Theme(
         color_scheme_seed=ft.Colors.GREEN,
         font_family=SUIT_FONT,
         visual_density=ft.VisualDensity.STANDARD,
+        page_transitions=ft.PageTransitionsTheme(
+            android=still, ios=still, linux=still, macos=still, windows=still),
     )
 
 

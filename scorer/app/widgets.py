@@ -53,11 +53,16 @@ def toggle(
     height: int = TAP,
     expand: bool | int = True,
     width: float | None = None,
+    spoken: str | None = None,
 ) -> ft.Control:
-    """A choice button: filled when chosen, outlined otherwise."""
+    """A choice button: filled when chosen, outlined otherwise.
+
+    `spoken` names it for screen readers (and tests) where several buttons on a
+    screen show the same word, e.g. "Ann called" and "Ann has bella".
+    """
     body = ft.Text(content, size=17, weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER,
-                   max_lines=1, overflow=ft.TextOverflow.ELLIPSIS) if isinstance(content, str) \
-        else content
+                   max_lines=1, overflow=ft.TextOverflow.ELLIPSIS,
+                   semantics_label=spoken) if isinstance(content, str) else content
     kind = ft.FilledButton if selected else ft.OutlinedButton
     return kind(
         content=body,

@@ -39,6 +39,8 @@ class NewGameForm:
         if again:
             self._prefill(again)
         self.body = ft.Column(spacing=18)
+        self.felt_box = ft.Container()
+        self.dealer_box = ft.Column(spacing=8)
         self.fields = [self._name_field(seat) for seat in range(4)]
         self.team_fields = [self._team_field(team) for team in range(2)]
 
@@ -88,10 +90,18 @@ class NewGameForm:
         return default_team_names((shown[0], shown[1], shown[2], shown[3]))
 
     def _refresh_felt(self) -> None:
+        """A name changed: redraw only what shows names, never the text fields
+        themselves (rebuilding them mid-typing would drop letters)."""
         defaults = self._default_teams()
         for team, field in enumerate(self.team_fields):
             field.hint_text = defaults[team]
-        self.render()
+        self.felt_box.content = felt(defaults[0], "vs", defaults[1])
+        self.dealer_box.controls = self._dealer_controls()
+        if self.body.page is not None:
+            self.felt_box.update()
+            self.dealer_box.update()
+            for field in self.team_fields:
+                field.update()
 
     # --- taps ------------------------------------------------------------------------------
     def pick_dealer(self, seat: int) -> None:
@@ -129,6 +139,7 @@ class NewGameForm:
         try:
             game = Game.model_validate({k: v for k, v in doc.items() if k != "format"})
             stored = self.ctx.store.create_game(game_to_doc(game))
+            self.ctx.actions.game_created(stored.id)
         except ValidationError as exc:
             self.error = explain(exc)
             self.render()
@@ -148,10 +159,23 @@ class NewGameForm:
     def _controls(self) -> list[ft.Control]:
         defaults = self._default_teams()
         seats = {seat: self.fields[seat] for seat in range(4)}
+        self.felt_box.content = felt(defaults[0], "vs", defaults[1])
         seating = section(
-            "Who sits where", table_layout(seats, felt(defaults[0], "vs", defaults[1])),
+            "Who sits where", table_layout(seats, self.felt_box),
             note="Type the names around the table, clockwise. Partners sit opposite.",
         )
+        self.dealer_box.controls = self._dealer_controls()
+        target_now = self.rules.get("target", 500)
+        target = section("Play to", ft.Row(
+            [small_toggle(str(t), target_now == t, lambda _e, t=t: self.set_rule("target", t))
+             for t in TARGETS], spacing=6))
+        controls: list[ft.Control] = [seating, self.dealer_box, target, self._house_rules(),
+                                      section("Team names (optional)", *self.team_fields)]
+        if self.error:
+            controls.append(notice(self.error, error=True))
+        return controls
+
+    def _dealer_controls(self) -> list[ft.Control]:
         dealer_row = ft.Row(
             [small_toggle(self._short(seat), self.dealer == seat,
                           lambda _e, s=seat: self.pick_dealer(s)) for seat in range(4)],
@@ -159,24 +183,15 @@ class NewGameForm:
         )
         dealer_note = None
         if self.dealer is not None:
-            dealer_note = f"{self._short(self.dealer)} deals first" + (" (drawn)" if self.drawn
-                                                                       else "")
-        dealer = section(
+            dealer_note = f"{self._short(self.dealer)} deals first" + (
+                " (drawn)" if self.drawn else "")
+        return [section(
             "Who deals first",
             dealer_row,
             ft.Row([big_button("Draw at random", lambda _e: self.draw_dealer(),
                                icon=ft.Icons.CASINO, primary=False, height=48)]),
             note=dealer_note,
-        )
-        target_now = self.rules.get("target", 500)
-        target = section("Play to", ft.Row(
-            [small_toggle(str(t), target_now == t, lambda _e, t=t: self.set_rule("target", t))
-             for t in TARGETS], spacing=6))
-        controls: list[ft.Control] = [seating, dealer, target, self._house_rules(),
-                                      section("Team names (optional)", *self.team_fields)]
-        if self.error:
-            controls.append(notice(self.error, error=True))
-        return controls
+        )]
 
     def _short(self, seat: int) -> str:
         return self.names[seat].strip() or f"Player {seat + 1}"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import flet as ft
 
 from scorer.app.context import AppContext
@@ -29,6 +32,24 @@ def _confirm_delete(ctx: AppContext, game: GameSummary) -> None:
     ))
 
 
+def export_name(game: GameSummary) -> str:
+    """`tarabish-2026-11-21-ann-cid-vs-bob-dee.json`: sortable and readable."""
+    teams = "-vs-".join(game.teams)
+    slug = re.sub(r"[^a-z0-9]+", "-", teams.lower()).strip("-")[:60]
+    return f"tarabish-{game.created:%Y-%m-%d}-{slug or game.id}.json"
+
+
+def export(ctx: AppContext, game: GameSummary) -> None:
+    """Download the game as a tarabish-game/1 file."""
+    try:
+        doc = ctx.store.get_game(game.id).doc
+    except StoreError as exc:
+        ctx.toast(str(exc), error=True)
+        return
+    data = json.dumps(doc, ensure_ascii=False, indent=2).encode("utf-8")
+    ctx.download(export_name(game), data)
+
+
 def game_card(ctx: AppContext, game: GameSummary) -> ft.Control:
     if game.winner is not None:
         status = f"Won by {game.teams[game.winner]}"
@@ -45,7 +66,7 @@ def game_card(ctx: AppContext, game: GameSummary) -> ft.Control:
                 ft.TextButton("Open", icon=ft.Icons.OPEN_IN_NEW,
                               on_click=lambda _e: ctx.go(f"/game/{game.id}")),
                 ft.TextButton("Export", icon=ft.Icons.DOWNLOAD,
-                              on_click=lambda _e: ctx.download(f"/export/{game.id}.json")),
+                              on_click=lambda _e: export(ctx, game)),
                 ft.TextButton("Delete", icon=ft.Icons.DELETE_OUTLINE,
                               on_click=lambda _e: _confirm_delete(ctx, game)),
             ], spacing=0, wrap=True),

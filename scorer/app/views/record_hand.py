@@ -86,7 +86,8 @@ class RecordHand:
         self.set(self.draft.with_(trump=code))
         if self.draft.caller is not None and not self.draft.digits and not self.show_runs:
             # Caller and trump are in: the thumb goes to the number pad next.
-            self.ctx.page.run_task(self.scroller.scroll_to, scroll_key="points", duration=250)
+            # A jump, not an animation: keys must not move under a tapping thumb.
+            self.ctx.page.run_task(self.scroller.scroll_to, scroll_key="points", duration=0)
 
     def _detour(self, path: str) -> None:
         """Open the run checker or card counter for this hand; its result comes back
@@ -161,7 +162,8 @@ class RecordHand:
             return toggle(label, self.draft.caller == option.seat,
                           lambda _e, s=option.seat: self.tap_caller(s),
                           disabled=not option.allowed, tooltip=option.reason or None,
-                          width=width, expand=False, height=52)
+                          width=width, expand=False, height=52,
+                          spoken=f"{option.name} called")
 
         seats = {o.seat: seat_button(o) for o in options}
         eldest = (self.dealer + 1) % 4
@@ -193,7 +195,8 @@ class RecordHand:
         draft = self.draft
         dark = self.ctx.dark
         seats = ft.Row([small_toggle(self._name(s), self.run_seat == s,
-                                     lambda _e, s=s: self.tap_run_seat(s)) for s in range(4)],
+                                     lambda _e, s=s: self.tap_run_seat(s),
+                                     spoken=f"{self._name(s)} shows runs") for s in range(4)],
                        spacing=6)
         parts: list[ft.Control] = [seats]
         if self.run_seat is not None:
@@ -204,7 +207,8 @@ class RecordHand:
             mine = set(draft.cards_of(self.run_seat))
             chips = [small_toggle(rank.value, Card(rank=rank, suit=self.run_suit) in mine,
                                   lambda _e, r=rank: self.tap_rank(Card(rank=r,
-                                                                        suit=self.run_suit)))
+                                                                        suit=self.run_suit)),
+                                  spoken=f"run card {rank.value}")
                      for rank in NATURAL_ORDER]
             parts += [suits, ft.Row(chips[:5], spacing=6), ft.Row(chips[5:], spacing=6)]
         for seat in range(4):
@@ -244,7 +248,8 @@ class RecordHand:
         draft = self.draft
         buttons = [small_toggle(self._name(s), draft.bella == s,
                                 lambda _e, s=s: self.set(draft.with_(
-                                    bella=None if draft.bella == s else s)))
+                                    bella=None if draft.bella == s else s)),
+                                spoken=f"{self._name(s)} has bella")
                    for s in range(4)]
         return section("Bella (king and queen of trumps)", ft.Row(buttons, spacing=6),
                        note="Tap who scored bella; tap again to take it off.")
@@ -263,7 +268,8 @@ class RecordHand:
             teams = self.model.game.team_names
             parts.append(ft.Text("Called by", size=15))
             parts.append(ft.Row([small_toggle(teams[t], draft.misplay_by == t,
-                                              lambda _e, t=t: self.set(draft.with_(misplay_by=t)))
+                                              lambda _e, t=t: self.set(draft.with_(misplay_by=t)),
+                                              spoken=f"misplay called by {teams[t]}")
                                  for t in (0, 1)], spacing=6))
             parts.append(ft.Row([
                 small_toggle("Upheld", draft.misplay_upheld is True,
@@ -274,7 +280,8 @@ class RecordHand:
         elif draft.ending is Ending.THROWN:
             parts.append(ft.Text("Who threw in?", size=15))
             parts.append(ft.Row([small_toggle(self._name(s), draft.thrown_by == s,
-                                              lambda _e, s=s: self.set(draft.with_(thrown_by=s)))
+                                              lambda _e, s=s: self.set(draft.with_(thrown_by=s)),
+                                              spoken=f"{self._name(s)} threw in")
                                  for s in range(4)], spacing=6))
         return ft.Column([section("Trick points", *parts)], key=ft.ScrollKey("points"))  # type: ignore[call-arg]
 
