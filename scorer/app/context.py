@@ -29,6 +29,8 @@ class AppContext:
     _awake: bool = False
     router_refresh: Callable[[], None] = lambda: None
     """Redraw the current screen from the store (set by the router)."""
+    game_changed: Callable[[str], None] = lambda _game_id: None
+    """Redraw the screen if it shows this game's sheet (set by the router)."""
 
     def __post_init__(self) -> None:
         from scorer.app.actions import TableActions

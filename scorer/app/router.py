@@ -21,6 +21,10 @@ from scorer.app.views.sheet import sheet_view
 
 logger = logging.getLogger(__name__)
 GAME = r"(?P<gid>[0-9a-f]{8})"
+REDRAWN_VIEW_FIELDS = ("controls", "appbar", "bottom_appbar", "floating_action_button",
+                       "navigation_bar", "drawer", "end_drawer", "padding", "bgcolor",
+                       "decoration", "scroll", "spacing", "vertical_alignment",
+                       "horizontal_alignment")
 Builder = Callable[[AppContext, dict[str, str], dict[str, str]], ft.View]
 
 
@@ -75,8 +79,16 @@ class Router:
             view = message_view(self.ctx, self.route, "Something went wrong",
                                 "This screen could not be shown. Your games are safe.")
         self._follow(self._game_of(self.route))
-        page.views.clear()
-        page.views.append(view)
+        shown = page.views[-1] if len(page.views) == 1 else None
+        if shown is not None and shown.route == view.route:
+            # A redraw of the screen on show (a hand saved on another phone, dark
+            # mode): refill the same View. A new View would orphan an open dialog
+            # (Share, table code) on the phone: it could not be closed any more.
+            for name in REDRAWN_VIEW_FIELDS:
+                setattr(shown, name, getattr(view, name))
+        else:
+            page.views.clear()
+            page.views.append(view)
         page.update()
 
     @staticmethod
@@ -96,8 +108,11 @@ class Router:
             pubsub.subscribe_topic(game_topic(game_id), self._on_game_changed)
 
     def _on_game_changed(self, _topic: str, game_id: str) -> None:
-        # Redraw a sheet; a hand being entered keeps its taps and learns of the
-        # change when it saves (the store refuses a stale revision).
+        self.game_changed(game_id)
+
+    def game_changed(self, game_id: str) -> None:
+        """Redraw a sheet of this game; a hand being entered keeps its taps and
+        learns of the change when it saves (the store refuses a stale revision)."""
         path = urlsplit(self.route).path.rstrip("/")
         if game_id == self.game_id and path == f"/game/{game_id}":
             self.show(self.route)

@@ -23,6 +23,7 @@ def main(page: ft.Page) -> None:
     ctx = AppContext(page=page, store=get_store())
     router = Router(ctx)
     ctx.router_refresh = router.show
+    ctx.game_changed = router.game_changed
 
     def route_changed(e: ft.RouteChangeEvent) -> None:
         router.show(e.route)

@@ -35,6 +35,7 @@ from scorer.draft import (
 )
 from scorer.store.errors import StaleRevision, StoreError
 
+PREVIEW_HEIGHT = 100
 ENDINGS = ((Ending.PLAYED, "Counted"), (Ending.MISPLAY, "Misplay"), (Ending.THROWN, "Thrown in"),
            (Ending.PASSED, "All passed"))
 
@@ -323,29 +324,39 @@ class RecordHand:
         return ft.Column(parts, spacing=10)
 
     def _preview(self) -> ft.Control:
+        """The ruling so far, in a box of fixed height: a box that grew as digits
+        are typed would move the number pad under the thumb."""
         shown = preview_draft(self.model.game, self.draft, self.index)
-        if self.problem:
-            return notice(self.problem, error=True)
-        if not shown.ready:
-            return ft.Text(shown.text, size=15, color=ft.Colors.ON_SURFACE_VARIANT)
-        ruling = shown.result.ruling if shown.result else None
-        good = ruling is not None and ruling.outcome.value == "made"
-        colour = MADE if good else BAIT
-        word = outcome_word(ruling.outcome) if ruling else ""
-        text = ft.Column([
-            ft.Text(word, size=17, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
-            ft.Text(shown.text, size=14, color=ft.Colors.WHITE),
+        ruling = shown.result.ruling if shown.result and shown.ready else None
+        if self.problem or ruling is None:
+            return self._preview_box(
+                ft.Text(self.problem or shown.text, size=15, max_lines=3,
+                        overflow=ft.TextOverflow.ELLIPSIS,
+                        color=ft.Colors.ON_ERROR_CONTAINER if self.problem else None),
+                ft.Colors.ERROR_CONTAINER if self.problem else ft.Colors.SURFACE_CONTAINER_HIGH,
+            )
+        verdict = [r for r in ruling.reasons if r.code.startswith("hand.")] or list(ruling.reasons)
+        colour = MADE if ruling.outcome.value == "made" else BAIT
+        words = ft.Column([
+            ft.Text(outcome_word(ruling.outcome), size=17, weight=ft.FontWeight.BOLD,
+                    color=ft.Colors.WHITE),
+            ft.Text(". ".join(r.text for r in verdict), size=14, color=ft.Colors.WHITE,
+                    max_lines=3, overflow=ft.TextOverflow.ELLIPSIS),
         ], spacing=2, expand=True)
-        content: ft.Control = text
-        if ruling is not None and ruling.reasons:
-            why = ft.TextButton("Why?", icon=ft.Icons.MENU_BOOK, height=48,
-                                style=ft.ButtonStyle(color=ft.Colors.WHITE,
-                                                     icon_color=ft.Colors.WHITE),
-                                tooltip="The rule behind this ruling",
-                                on_click=lambda _e, s=ruling.reasons[0].section: self._why(s))
-            content = ft.Row([text, why], vertical_alignment=ft.CrossAxisAlignment.START)
-        return ft.Container(content=content, bgcolor=colour,
-                            border_radius=ft.BorderRadius.all(RADIUS), padding=10)
+        why = ft.TextButton("Why?", icon=ft.Icons.MENU_BOOK, height=48,
+                            style=ft.ButtonStyle(color=ft.Colors.WHITE,
+                                                 icon_color=ft.Colors.WHITE),
+                            tooltip="The rule behind this ruling",
+                            on_click=lambda _e, s=verdict[0].section: self._why(s))
+        content = ft.Row([words, why], vertical_alignment=ft.CrossAxisAlignment.START)
+        return self._preview_box(content, colour)
+
+    @staticmethod
+    def _preview_box(content: ft.Control, colour: str) -> ft.Control:
+        return ft.Container(content=content, bgcolor=colour, height=PREVIEW_HEIGHT,
+                            border_radius=ft.BorderRadius.all(RADIUS),
+                            padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+                            alignment=ft.Alignment.CENTER_LEFT)
 
     def _why(self, section_id: str) -> None:
         """Open the rules at the section behind the ruling; Back returns to this hand."""

@@ -1,0 +1,78 @@
+"""What a player does at the table, as Playwright steps (shared by the browser tests)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
+
+
+def seed_game(data_dir: Path, hands: list[dict[str, Any]], **extra: Any) -> str:
+    """Store a game through `tarabish import`, as a player restoring a backup would."""
+    doc = {"format": "tarabish-game/1", "players": PLAYERS, "first_dealer": 3, "rules": {},
+           "hands": hands, **extra}
+    path = data_dir.parent / f"seed-{abs(hash(json.dumps(doc)))}.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, "-m", "scorer.cli", "import", str(path), "--data-dir", str(data_dir)],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    match = re.search(r"\b([0-9a-f]{8})\b", out)
+    assert match, out
+    return match.group(1)
+
+
+def type_into(page: Page, label: str, text: str) -> None:
+    """Tap a text box and type (fill() sometimes misses Flet's change event)."""
+    box = page.get_by_role("textbox", name=label)
+    box.click()
+    page.keyboard.press("Control+A")
+    box.press_sequentially(text, delay=20)
+
+
+HUMAN_PAUSE_MS = 250
+"""A thumb does not tap twice in a few milliseconds; the screen redraws between taps."""
+
+
+def tap(page: Page, name: str | re.Pattern[str], exact: bool = True) -> None:
+    button = page.get_by_role("button", name=name, exact=exact) if isinstance(name, str) \
+        else page.get_by_role("button", name=name)
+    button.first.click()
+    page.wait_for_timeout(HUMAN_PAUSE_MS)
+
+
+def see(page: Page, text: str | re.Pattern[str], timeout: float = 10_000) -> None:
+    expect(page.get_by_text(text).first).to_be_visible(timeout=timeout)
+
+
+def type_points(page: Page, digits: str) -> None:
+    for digit in digits:
+        tap(page, digit)
+
+
+def record_counted_hand(page: Page, caller: str, suit: str, digits: str,
+                        counted_by: str | None = None) -> None:
+    """From the sheet: Record hand, caller, trump, (team box), digits, Save."""
+    tap(page, "Record hand")
+    see(page, "Who called?")
+    tap(page, f"{caller} called")
+    tap(page, re.compile(suit))
+    if counted_by:
+        page.get_by_role("button", name=re.compile(f"^{counted_by}.*tap to type")).click()
+        page.wait_for_timeout(HUMAN_PAUSE_MS)
+    type_points(page, digits)
+    tap(page, "Save hand")
+    see(page, "Undo last hand")
+
+
+def totals(page: Page) -> tuple[str, str]:
+    """The two big totals at the top of the sheet, as shown."""
+    texts = page.get_by_text(re.compile(r"^\d+$")).all_inner_texts()
+    return texts[0], texts[1]

@@ -1,0 +1,209 @@
+"""A table runs a game on a phone: what the players tap, and what they read."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import Page, expect
+from table_steps import (
+    PLAYERS,
+    record_counted_hand,
+    see,
+    seed_game,
+    tap,
+    type_into,
+    type_points,
+)
+
+Open = Callable[..., float]
+
+
+def full_hand(caller: int) -> dict[str, Any]:
+    return {"caller": caller, "trump": "H", "points": {"team": caller % 2, "tricks": 162}}
+
+
+def test_start_a_game_and_record_a_made_hand(page: Page, app_url: str, open_app: Open) -> None:
+    open_app(page, app_url)
+    tap(page, "New game")
+    see(page, "Who sits where")
+    for seat, name in enumerate(PLAYERS):
+        type_into(page, f"Player {seat + 1}", name)
+    see(page, "Ann & Cid")  # the table in the middle names the partnerships
+    see(page, "Bob & Dee")
+    tap(page, "Dee")
+    see(page, "Dee deals first")
+    tap(page, "Start game")
+
+    see(page, "Hand 1: Dee deals, Ann speaks and leads")
+    expect(page.get_by_text("500 to go")).to_have_count(2)
+    tap(page, "Record hand")
+    tap(page, "Ann called")
+    tap(page, re.compile("Hearts"))
+    type_points(page, "100")
+    see(page, "Ann & Cid called: 100 of 162, needed 82: made")
+    see(page, "62")  # Bob & Dee's figure follows from the 162
+    tap(page, "Save hand")
+
+    see(page, "400 to go")
+    see(page, "438 to go")
+    see(page, "1. Dee dealt · Ann called ♥")
+    see(page, "Hand 2: Ann deals, Bob speaks and leads")
+
+
+def test_bait_half_bait_and_runs_with_bella(
+    page: Page, app_url: str, open_app: Open, app_server: Any
+) -> None:
+    game = seed_game(app_server.data_dir, [])
+    open_app(page, f"{app_url}game/{game}", first_text="Record hand")
+
+    # Bob calls spades, his side counts 70 of 162: bait.
+    record_counted_hand(page, "Bob", "Spades", "70")
+    see(page, "BAIT")
+    see(page, "162")
+
+    # Cid calls clubs, Ann & Cid count exactly 81: half-bait, Bob & Dee keep 81.
+    tap(page, "Record hand")
+    tap(page, "Cid called")
+    tap(page, re.compile("Clubs"))
+    type_points(page, "81")
+    see(page, re.compile("exactly half, half-bait"))
+    tap(page, "Save hand")
+    see(page, "½ BAIT")
+
+    # Dee deals hand 3... Ann calls hearts; Bob shows a fifty, Ann a twenty, Cid bella.
+    tap(page, "Record hand")
+    tap(page, "Ann called")
+    tap(page, re.compile("Hearts"))
+    tap(page, "Runs or bella shown?")
+    tap(page, "Bob shows runs")
+    tap(page, "spades")
+    for rank in ("9", "10", "J", "Q"):
+        tap(page, f"run card {rank}")
+    tap(page, "Ann shows runs")
+    tap(page, "hearts")
+    for rank in ("6", "7", "8"):
+        tap(page, f"run card {rank}")
+    see(page, re.compile(r"Bob's fifty to the queen beats Ann's twenty to the eight of trumps"))
+    tap(page, "Cid has bella")
+    type_points(page, "100")
+    see(page, re.compile(r"Ann & Cid called: 100 \+ 20 = 120 of 232, needed 117: made"))
+    tap(page, "Save hand")
+    see(page, "RUN 50")
+    see(page, "BELLA")
+    see(page, "120")
+    see(page, "112")
+
+
+def test_undo_the_last_hand_says_what_goes(
+    page: Page, app_url: str, open_app: Open, app_server: Any
+) -> None:
+    game = seed_game(app_server.data_dir, [full_hand(0), full_hand(1)])
+    open_app(page, f"{app_url}game/{game}", first_text="Record hand")
+    see(page, "338 to go")
+    tap(page, "Undo last hand")
+    see(page, "Undo hand 2?")
+    see(page, re.compile(r"Hand 2 \(Ann dealt · Bob called ♥: 0 – 162\) will be removed"))
+    tap(page, "Remove hand")
+    expect(page.get_by_text("338 to go")).to_have_count(1)  # only Ann & Cid's is left
+    see(page, "500 to go")
+    see(page, "Hand 2: Ann deals, Bob speaks and leads")
+
+
+def test_edit_an_early_hand_rescores_the_sheet(
+    page: Page, app_url: str, open_app: Open, app_server: Any
+) -> None:
+    hands = [{"caller": 0, "trump": "S", "points": {"team": 0, "tricks": 100}},
+             full_hand(1), full_hand(2)]
+    game = seed_game(app_server.data_dir, hands)
+    open_app(page, f"{app_url}game/{game}", first_text="Record hand")
+    see(page, "238 to go")  # Ann & Cid: 100 + 0 + 162 = 262
+    see(page, "276 to go")  # Bob & Dee: 62 + 162 + 0 = 224
+    page.get_by_text("1. Dee dealt · Ann called ♠").click()
+    see(page, "Ann & Cid called: 100 of 162, needed 82: made")
+    tap(page, "Edit this hand")
+    see(page, "Edit hand 1")
+    tap(page, "⌫")
+    tap(page, "⌫")
+    tap(page, "⌫")
+    type_points(page, "60")
+    see(page, re.compile("needed 82: short"))
+    tap(page, "Save hand 1")
+    see(page, "1. Dee dealt · Ann called ♠")
+    see(page, "BAIT")
+    see(page, "338 to go")   # Ann & Cid: 0 + 0 + 162 = 162
+    see(page, "176 to go")   # Bob & Dee: 162 + 162 + 0 = 324
+
+
+def test_impossible_points_are_refused_with_the_reason(
+    page: Page, app_url: str, open_app: Open, app_server: Any
+) -> None:
+    game = seed_game(app_server.data_dir, [])
+    open_app(page, f"{app_url}game/{game}/hand", first_text="Who called?")
+    tap(page, "Bob called")
+    tap(page, re.compile("Diamonds"))
+    type_points(page, "161")
+    see(page, "No team can take 161: trick points are never 1 or 161")
+    expect(page.get_by_role("button", name="Save hand")).to_be_disabled()
+
+
+def test_forced_team_makes_the_dealer_untappable(
+    page: Page, app_url: str, open_app: Open, app_server: Any
+) -> None:
+    # Bob & Dee reach 486 (over 400); hand 4 is dealt by Bob? first dealer 3: hands are dealt by
+    # Dee, Ann, Bob, Cid... hand 4 is Cid's deal, and Cid's team is not forced.
+    game = seed_game(app_server.data_dir, [full_hand(1), full_hand(3), full_hand(1)],
+                     rules={"forced_at": 400})
+    open_app(page, f"{app_url}game/{game}", first_text="Record hand")
+    see(page, "Bob & Dee are forced (over 400).")
+    see(page, re.compile(r"Bob must call if it comes round: Cid \(dealing\) cannot be left"))
+    tap(page, "Record hand")
+    expect(page.get_by_role("button", name="Cid called")).to_be_disabled()
+    see(page, "Bob & Dee are forced (over 400): Bob must call before the dealer")
+
+
+def test_play_to_500_see_the_winner_and_play_again(
+    page: Page, app_url: str, open_app: Open, app_server: Any
+) -> None:
+    game = seed_game(app_server.data_dir, [full_hand(0), full_hand(2), full_hand(0)])
+    open_app(page, f"{app_url}game/{game}", first_text="Record hand")
+    see(page, "14 to go")
+    record_counted_hand(page, "Bob", "Clubs", "62", counted_by="Ann & Cid")
+    see(page, "Ann & Cid win, 548 to 100 (target 500)")
+    see(page, "WINNER")
+    expect(page.get_by_role("button", name="Record hand")).to_have_count(0)
+    tap(page, "Play again")
+    see(page, "Who sits where")
+    see(page, "Dee deals first")  # Dee, Ann, Bob and Cid dealt the four hands: Dee again
+    tap(page, "Start game")
+    see(page, "Hand 1: Dee deals, Ann speaks and leads")
+    expect(page.get_by_text("500 to go")).to_have_count(2)
+
+
+def test_reload_brings_back_the_same_game(
+    page: Page, app_url: str, open_app: Open, app_server: Any
+) -> None:
+    game = seed_game(app_server.data_dir, [full_hand(1)])
+    open_app(page, f"{app_url}game/{game}", first_text="Record hand")
+    record_counted_hand(page, "Cid", "Spades", "90")
+    page.reload()
+    open_app(page, page.url, first_text="Record hand")
+    see(page, "2. Ann dealt · Cid called ♠")
+    see(page, "410 to go")
+    see(page, "266 to go")
+
+
+def test_open_a_past_game_and_read_its_sheet(
+    page: Page, app_url: str, open_app: Open, app_server: Any
+) -> None:
+    seed_game(app_server.data_dir, [full_hand(0), full_hand(0), full_hand(2), full_hand(0)],
+              teams=["Reds", "Blues"])
+    open_app(page, app_url)
+    tap(page, "Past games")
+    see(page, "Reds  648 – 0  Blues")
+    see(page, "Won by Reds")
+    tap(page, "Open Reds vs Blues")
+    see(page, "Reds vs Blues")
+    see(page, "Reds win, 648 to 0 (target 500)")
+    see(page, "4. Cid dealt · Ann called ♥")
