@@ -7,7 +7,7 @@ Flet calls the page function with the page only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -18,6 +18,11 @@ class AppConfig:
     data_dir: Path | None = None
     """Folder of the game store; None lets the store pick its default
     (TARABISH_DATA, then the platform's user-data folder)."""
+
+    server_urls: list[str] = field(default_factory=list)
+    """Addresses the server answers on (`scorer.server.page_urls`: localhost,
+    then every LAN address), for the "Share this game" QR code. Empty when the
+    app is served some other way: the page's own address is used then."""
 
 
 CONFIG = AppConfig()

@@ -1,17 +1,36 @@
 """Every change a phone makes to a game goes through here: one place to check
-who may edit, to save, and to tell the other phones at the table."""
+who may edit, to save, and to tell the other phones at the table.
+
+Edit rights (see `scorer.rights`): a phone is known by a random device token
+kept in the browser's SharedPreferences; the server keeps which tokens entered
+each game's table code. The checks are made here, on the server, for every
+save and undo, not only by hiding buttons.
+"""
 
 from __future__ import annotations
 
+import logging
+import re
+import secrets
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import flet as ft
 
+from scorer.app import CONFIG
+from scorer.rights import NotAllowed, TableRights, get_rights
+from scorer.sharing import game_url, share_bases
 from scorer.store.models import StoredGame
 
 if TYPE_CHECKING:
     from scorer.app.context import AppContext
     from scorer.app.game_view_model import GameModel
+
+logger = logging.getLogger(__name__)
+
+DEVICE_KEY = "tarabish.device"
+"""SharedPreferences key of this browser's device token."""
+_TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
 
 
 def game_topic(game_id: str) -> str:
@@ -19,23 +38,106 @@ def game_topic(game_id: str) -> str:
 
 
 class TableActions:
-    """Saving hands and announcing changes for one session."""
+    """Edit rights, saving hands and announcing changes for one session."""
 
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
+        self.device: str | None = None
+        """This browser's device token; None until read from SharedPreferences
+        (a moment after the session starts)."""
+        self._prefs: ft.SharedPreferences | None = None
+        try:
+            ctx.page.run_task(self._identify)
+        except Exception:  # no running session (plain tests): session-only identity
+            logger.debug("no session to read the device token from", exc_info=True)
+
+    # -- who is this phone -------------------------------------------------------------------
+
+    async def _identify(self) -> None:
+        """Read (or make and keep) this browser's device token, then redraw a game
+        screen so its buttons match the rights."""
+        try:
+            self._prefs = ft.SharedPreferences()
+            stored = await self._prefs.get(DEVICE_KEY)
+            if self.device is None and isinstance(stored, str) and _TOKEN_RE.match(stored):
+                self.device = stored
+            else:
+                # New browser, or a token was made for this session meanwhile
+                # (a game started before the read came back): keep that one.
+                await self._prefs.set(DEVICE_KEY, self._device())
+        except Exception:  # storage refused (private mode...): rights last this session
+            logger.warning("could not keep a device token; rights last this session only",
+                           exc_info=True)
+            self._device()
+        if urlsplit(self.ctx.page.route or "/").path.startswith("/game/"):
+            self.ctx.router_refresh()
+
+    def _device(self) -> str:
+        """The device token, making a session-only one if it is not known yet."""
+        if self.device is None:
+            self.device = secrets.token_urlsafe(24)
+        return self.device
+
+    @property
+    def identified(self) -> bool:
+        return self.device is not None
+
+    @property
+    def rights(self) -> TableRights:
+        return get_rights(self.ctx.store.data_dir)
+
+    # -- edit rights -------------------------------------------------------------------------
 
     def can_edit(self, game_id: str) -> bool:
-        """Whether this phone may record, edit or undo hands of the game."""
-        return True
+        """Whether this phone may record, edit or undo hands of the game.
+
+        A game nobody holds yet (saved before table codes existed, imported, or
+        its codes file lost) is open: the first phone to change it takes it.
+        """
+        if self.device is None:
+            return False
+        rights = self.rights
+        return rights.may_edit(game_id, self.device) or rights.unclaimed(game_id)
+
+    def require_edit(self, game_id: str) -> None:
+        """Refuse (NotAllowed) unless this phone holds the game's table code; a
+        game nobody holds becomes this phone's."""
+        rights = self.rights
+        device = self._device()
+        if rights.may_edit(game_id, device):
+            return
+        if rights.unclaimed(game_id):
+            rights.claim(game_id, device)  # NotAllowed if another phone was quicker
+            return
+        raise NotAllowed()
+
+    def game_created(self, game_id: str) -> str:
+        """The phone that started a game holds it: give the game its table code."""
+        return self.rights.start(game_id, self._device())
+
+    def enter_code(self, game_id: str, code: str) -> None:
+        """Grant edit rights for a right code; raises WrongCode / TooManyTries."""
+        client = self.ctx.page.client_ip or "unknown"
+        self.rights.enter_code(game_id, self._device(), client, code)
+
+    def table_code(self, game_id: str) -> str | None:
+        """The game's code, for phones that hold it (None for watchers)."""
+        if self.device is None or not self.rights.may_edit(game_id, self.device):
+            return None
+        return self.rights.code(game_id)
 
     def locked_view(self, route: str, game_id: str) -> ft.View:
-        from scorer.app.views.common import message_view
+        """A screen that needs edit rights, on a phone without them: the code entry."""
+        from scorer.app.views.table_code import locked_view
 
-        return message_view(self.ctx, route, "Watching only",
-                            "This phone can watch the game but not change it.")
+        return locked_view(self.ctx, route, game_id)
+
+    # -- changing a game ---------------------------------------------------------------------
 
     def save_hand(self, model: GameModel, hand: dict[str, Any], index: int | None) -> StoredGame:
-        """Append (index None) or replace a hand; refuses a stale sheet (StaleRevision)."""
+        """Append (index None) or replace a hand; refuses a stale sheet (StaleRevision)
+        and a phone without edit rights (NotAllowed)."""
+        self.require_edit(model.id)
         store = self.ctx.store
         if index is None:
             stored = store.add_hand(model.id, hand, expected_revision=model.stored.revision)
@@ -45,14 +147,43 @@ class TableActions:
         self.changed(model.id)
         return stored
 
+    def undo_last_hand(self, model: GameModel) -> StoredGame:
+        """Remove the last hand (same checks as save_hand)."""
+        self.require_edit(model.id)
+        stored = self.ctx.store.undo_last_hand(model.id, expected_revision=model.stored.revision)
+        self.changed(model.id)
+        return stored
+
     def changed(self, game_id: str) -> None:
         """Tell every phone showing this game (this one included) to redraw it."""
-        self.ctx.page.pubsub.send_all_on_topic(game_topic(game_id), game_id)
+        # Other phones hear it on the topic; this one redraws here and now (a
+        # redraw on a second thread could race the closing of a dialog).
+        self.ctx.page.pubsub.send_others_on_topic(game_topic(game_id), game_id)
+        self.ctx.game_changed(game_id)
+
+    # -- sharing -----------------------------------------------------------------------------
+
+    def share_urls(self, game_id: str) -> list[str]:
+        """The game's address on every base address phones can use, best first."""
+        return [game_url(base, game_id)
+                for base in share_bases(CONFIG.server_urls, self.ctx.page.url)]
+
+    # -- additions to the score sheet --------------------------------------------------------
 
     def sheet_extras(self, model: GameModel) -> list[ft.Control]:
-        """Extra controls under the sheet (sharing, table code)."""
-        return []
+        """Extra controls under the sheet: sharing."""
+        from scorer.app.views.share import share_button
+
+        return [share_button(self.ctx, model)]
 
     def sheet_actions(self, model: GameModel) -> list[ft.Control]:
         """Extra app-bar actions on the sheet."""
-        return []
+        from scorer.app.views.share import share_icon
+
+        return [share_icon(self.ctx, model)]
+
+    def watcher_controls(self, model: GameModel) -> list[ft.Control]:
+        """Where Record hand would be, on a phone that only watches."""
+        from scorer.app.views.table_code import watcher_banner
+
+        return [watcher_banner(self.ctx, model)] if self.identified else []

@@ -140,6 +140,7 @@ class NewGameForm:
             game = Game.model_validate({k: v for k, v in doc.items() if k != "format"})
             stored = self.ctx.store.create_game(game_to_doc(game))
             self.ctx.actions.game_created(stored.id)
+            self.ctx.actions.game_created(stored.id)
         except ValidationError as exc:
             self.error = explain(exc)
             self.render()

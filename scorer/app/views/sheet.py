@@ -136,10 +136,10 @@ def confirm_undo(ctx: AppContext, model: GameModel) -> None:
     def remove(_e: object) -> None:
         ctx.page.pop_dialog()
         try:
-            ctx.store.undo_last_hand(model.id, expected_revision=model.stored.revision)
+            ctx.actions.undo_last_hand(model)
         except StoreError as exc:
             ctx.toast(str(exc), error=True)
-        ctx.actions.changed(model.id)
+            ctx.router_refresh()
 
     dialog = ft.AlertDialog(
         title=ft.Text(f"Undo hand {last.number}?"),
@@ -198,6 +198,8 @@ def sheet_view(ctx: AppContext, game_id: str) -> ft.View:
     elif editable:
         buttons.append(ft.Row([big_button("Record hand", lambda _e: ctx.go(f"{route}/hand"),
                                           icon=ft.Icons.EDIT_NOTE, height=64)]))
+    else:
+        buttons.extend(ctx.actions.watcher_controls(model))
     if editable and replay.hands:
         body.append(ft.Row([big_button("Undo last hand", lambda _e: confirm_undo(ctx, model),
                                        icon=ft.Icons.UNDO, primary=False)]))

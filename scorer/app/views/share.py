@@ -1,0 +1,89 @@
+"""'Share this game': the game's address as a QR code, and the table code for
+phones that hold it."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from scorer.app.context import AppContext
+from scorer.app.game_view_model import GameModel
+from scorer.app.theme import RADIUS
+from scorer.app.widgets import big_button
+from scorer.sharing import is_local, qr_png
+
+QR_SIZE = 232
+
+
+def share_panel(ctx: AppContext, model: GameModel) -> ft.Control:
+    """QR code, address, and (for a phone with edit rights) the table code."""
+    urls = ctx.actions.share_urls(model.id)
+    url = urls[0]
+    parts: list[ft.Control] = [
+        ft.Container(
+            content=ft.Image(src=qr_png(url), width=QR_SIZE, height=QR_SIZE,
+                             fit=ft.BoxFit.CONTAIN, filter_quality=ft.FilterQuality.NONE,
+                             semantics_label=f"QR code of {url}"),
+            bgcolor=ft.Colors.WHITE, border_radius=ft.BorderRadius.all(8), padding=4,
+            alignment=ft.Alignment.CENTER,
+        ),
+        ft.Text(url, size=16, weight=ft.FontWeight.W_600,
+                text_align=ft.TextAlign.CENTER),
+        ft.Text("Scan it with a phone on the same Wi-Fi to follow the score.", size=14,
+                text_align=ft.TextAlign.CENTER, color=ft.Colors.ON_SURFACE_VARIANT),
+    ]
+    if is_local(url):
+        parts.append(ft.Text("This server only listens on this machine: start it without "
+                             "--host 127.0.0.1 so phones can connect.", size=14,
+                             color=ft.Colors.ERROR, text_align=ft.TextAlign.CENTER))
+    others = [u for u in urls[1:] if not is_local(u)]
+    if others:
+        parts.append(ft.Text("Also: " + ", ".join(others), size=13,
+                             text_align=ft.TextAlign.CENTER, color=ft.Colors.ON_SURFACE_VARIANT))
+    code = ctx.actions.table_code(model.id)
+    if code is not None:
+        parts.append(ft.Container(
+            content=ft.Column([
+                ft.Text("Table code", size=14, weight=ft.FontWeight.W_600,
+                        color=ft.Colors.ON_PRIMARY_CONTAINER),
+                ft.Text(" ".join(code), size=34, weight=ft.FontWeight.BOLD,
+                        color=ft.Colors.ON_PRIMARY_CONTAINER,
+                        semantics_label=f"Table code {code}"),
+                ft.Text("Give it to whoever records hands on another phone.", size=13,
+                        text_align=ft.TextAlign.CENTER, color=ft.Colors.ON_PRIMARY_CONTAINER),
+            ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+            bgcolor=ft.Colors.PRIMARY_CONTAINER, border_radius=ft.BorderRadius.all(RADIUS),
+            padding=ft.Padding.symmetric(horizontal=12, vertical=8),
+        ))
+    elif ctx.actions.rights.unclaimed(model.id):
+        parts.append(ft.Text("Nobody holds this game's table code yet: the first phone to "
+                             "record a hand gets it.", size=13, text_align=ft.TextAlign.CENTER,
+                             color=ft.Colors.ON_SURFACE_VARIANT))
+    else:
+        parts.append(ft.Text("Anyone with this address can watch. Recording hands needs the "
+                             "table code from the phone that started the game.", size=13,
+                             text_align=ft.TextAlign.CENTER,
+                             color=ft.Colors.ON_SURFACE_VARIANT))
+    return ft.Column(parts, spacing=10, tight=True,
+                     horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def show_share(ctx: AppContext, model: GameModel) -> None:
+    ctx.page.show_dialog(ft.AlertDialog(
+        title=ft.Text("Share this game", size=20),
+        content=ft.Container(content=share_panel(ctx, model), width=320),
+        content_padding=ft.Padding.only(left=16, right=16, top=12, bottom=0),
+        scrollable=True,
+        actions=[ft.TextButton("Close", on_click=lambda _e: ctx.page.pop_dialog())],
+    ))
+
+
+def share_icon(ctx: AppContext, model: GameModel) -> ft.Control:
+    """App-bar action."""
+    return ft.IconButton(ft.Icons.QR_CODE_2, tooltip="Share",
+                         on_click=lambda _e: show_share(ctx, model))
+
+
+def share_button(ctx: AppContext, model: GameModel) -> ft.Control:
+    """At the foot of the sheet, where players look for it."""
+    return ft.Row([big_button("Share this game", lambda _e: show_share(ctx, model),
+                              icon=ft.Icons.QR_CODE_2, primary=False, height=48)])

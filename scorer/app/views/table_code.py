@@ -1,0 +1,143 @@
+"""Entering a game's table code on a phone that only watches it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import flet as ft
+
+from scorer.app.context import AppContext
+from scorer.app.game_view_model import GameModel
+from scorer.app.theme import RADIUS
+from scorer.app.views.common import app_bar, message_view, screen
+from scorer.app.widgets import big_button, number_pad
+from scorer.rights.codes import CODE_DIGITS
+from scorer.store.errors import StoreError
+
+WATCHING = "Watching: enter the table code to record hands"
+
+
+class CodeEntry:
+    """Four boxes and a number pad; the code is tried when the last digit is in.
+
+    Only the boxes and the message are redrawn on a key press: the pad stays
+    the same control, so quick taps are never lost on a half-redrawn pad.
+    """
+
+    def __init__(self, ctx: AppContext, game_id: str, on_granted: Callable[[], None]) -> None:
+        self.ctx = ctx
+        self.game_id = game_id
+        self.on_granted = on_granted
+        self.digits = ""
+        self.error = ""
+        self.boxes = [
+            ft.Container(
+                content=ft.Text("", size=32, weight=ft.FontWeight.BOLD),
+                width=56, height=64, alignment=ft.Alignment.CENTER,
+                border_radius=ft.BorderRadius.all(RADIUS),
+                bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
+            )
+            for _ in range(CODE_DIGITS)
+        ]
+        self.typed = ft.Semantics(
+            content=ft.Row(list(self.boxes), spacing=10, alignment=ft.MainAxisAlignment.CENTER))
+        self.message = ft.Text("", size=15, color=ft.Colors.ERROR, weight=ft.FontWeight.W_600,
+                               visible=False)
+        self._draw()
+        self.column = ft.Column([
+            ft.Text("Ask the phone that started the game for its table code "
+                    "(it is in that phone's Share panel).", size=15),
+            self.typed,
+            self.message,
+            number_pad(self.press, lambda _e: self.back(), lambda _e: self.clear()),
+        ], spacing=12, tight=True)
+
+    def press(self, digit: str) -> None:
+        if len(self.digits) < CODE_DIGITS:
+            self.digits += digit
+            self.error = ""
+        if len(self.digits) == CODE_DIGITS:
+            self.submit()
+            return
+        self.render()
+
+    def back(self) -> None:
+        self.digits = self.digits[:-1]
+        self.render()
+
+    def clear(self) -> None:
+        self.digits = ""
+        self.render()
+
+    def submit(self) -> None:
+        code, self.digits = self.digits, ""
+        try:
+            self.ctx.actions.enter_code(self.game_id, code)
+        except StoreError as exc:  # WrongCode, TooManyTries, NotAllowed
+            self.error = str(exc)
+            self.render()
+            return
+        self.on_granted()
+
+    def _draw(self) -> None:
+        for i, box in enumerate(self.boxes):
+            assert isinstance(box.content, ft.Text)
+            box.content.value = self.digits[i] if i < len(self.digits) else ""
+            box.border = ft.Border.all(2, ft.Colors.PRIMARY if i == len(self.digits)
+                                       else ft.Colors.OUTLINE)
+        self.typed.label = f"Digits typed: {' '.join(self.digits) or 'none'}"
+        self.message.value = self.error
+        self.message.visible = bool(self.error)
+
+    def render(self) -> None:
+        self._draw()
+        if self.column.page is not None:
+            self.typed.update()
+            self.message.update()
+
+
+def show_code_entry(ctx: AppContext, game_id: str) -> None:
+    """The code entry as a dialog over the sheet."""
+
+    def granted() -> None:
+        ctx.page.pop_dialog()
+        ctx.toast("This phone can now record hands.")
+        ctx.router_refresh()
+
+    entry = CodeEntry(ctx, game_id, granted)
+    ctx.page.show_dialog(ft.AlertDialog(
+        title=ft.Text("Enter the table code", size=20),
+        content=ft.Container(content=entry.column, width=320),
+        content_padding=ft.Padding.only(left=16, right=16, top=12, bottom=0),
+        actions=[ft.TextButton("Cancel", on_click=lambda _e: ctx.page.pop_dialog())],
+    ))
+
+
+def watcher_banner(ctx: AppContext, model: GameModel) -> ft.Control:
+    """Pinned where Record hand would be: what this phone can do, and the way in."""
+    text = WATCHING
+    button = big_button("Enter table code", lambda _e: show_code_entry(ctx, model.id),
+                        icon=ft.Icons.DIALPAD, height=52)
+    return ft.Container(
+        content=ft.Column([
+            ft.Row([ft.Icon(ft.Icons.VISIBILITY, color=ft.Colors.ON_SECONDARY_CONTAINER),
+                    ft.Text(text, size=15, expand=True, weight=ft.FontWeight.W_600,
+                            color=ft.Colors.ON_SECONDARY_CONTAINER)], spacing=10),
+            ft.Row([button]),
+        ], spacing=8, tight=True),
+        bgcolor=ft.Colors.SECONDARY_CONTAINER,
+        border_radius=ft.BorderRadius.all(RADIUS),
+        padding=12,
+    )
+
+
+def locked_view(ctx: AppContext, route: str, game_id: str) -> ft.View:
+    """A screen that needs edit rights, opened on a phone without them."""
+    if not ctx.actions.identified:
+        return message_view(ctx, route, "One moment", "Checking this phone's rights…")
+    entry = CodeEntry(ctx, game_id, ctx.router_refresh)
+    bar = app_bar(ctx, "Enter the table code", back_to=f"/game/{game_id}")
+    return screen(route, bar, [
+        ft.Text(WATCHING + ".", size=17, weight=ft.FontWeight.W_600),
+        entry.column,
+    ])

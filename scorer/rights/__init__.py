@@ -1,0 +1,50 @@
+"""Who may change a game: table codes, the phones that entered them, and a brake
+on guessing.
+
+Design (see `codes.TableCodes` and `limiter.Backoff`):
+
+- Every game gets a 4-digit *table code* when it is started. The phone that
+  started it holds edit rights at once; any other phone earns them by typing
+  the code. Watching needs nothing.
+- A phone is known by a random *device token* the app keeps in the browser's
+  SharedPreferences (localStorage, per origin). The server keeps, per game,
+  the SHA-256 of each token that entered the code, in DATA/table_codes.json
+  (written atomically), so rights survive reloads, sleeps and server restarts,
+  and the file holds no token that could be replayed. Codes never go into a
+  game's `tarabish-game/1` document, so an exported game carries none.
+- Wrong codes are slowed down per game and per client (device token and IP
+  address): three free tries, then a wait that doubles from 30 s.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from scorer.rights.codes import CODES_FILE, NotAllowed, TableCodes
+from scorer.rights.limiter import Backoff, TooManyTries, WrongCode
+from scorer.rights.service import TableRights
+
+__all__ = [
+    "CODES_FILE",
+    "Backoff",
+    "NotAllowed",
+    "TableCodes",
+    "TableRights",
+    "TooManyTries",
+    "WrongCode",
+    "get_rights",
+]
+
+_lock = threading.Lock()
+_rights: dict[Path, TableRights] = {}
+
+
+def get_rights(data_dir: Path) -> TableRights:
+    """The process's table rights for the store in `data_dir` (one per folder)."""
+    key = Path(data_dir).resolve()
+    with _lock:
+        rights = _rights.get(key)
+        if rights is None:
+            rights = _rights[key] = TableRights(TableCodes(key))
+        return rights

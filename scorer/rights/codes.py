@@ -1,0 +1,185 @@
+"""Table codes and the phones that hold edit rights, kept in DATA/table_codes.json.
+
+    {"format": "tarabish-table-codes/1",
+     "games": {"3f9a0c12": {"code": "4821",
+                            "devices": {"<sha256 of device token>": "2025-06-01T20:15:02Z"}}}}
+
+One small file beside the games (not inside them: a `tarabish-game/1` export
+must never carry the code). Every change rewrites it atomically
+(`atomic_write_bytes`); an unreadable file is moved to DATA/damaged/ and the
+server starts with no codes (the games themselves are untouched, and a game
+nobody holds can be taken over from its sheet).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import re
+import secrets
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from scorer.store.atomic_storage import (
+    atomic_write_bytes,
+    move_aside,
+    read_json_file,
+)
+from scorer.store.errors import DamagedFile, StoreError
+
+logger = logging.getLogger(__name__)
+
+CODES_FILE = "table_codes.json"
+FORMAT = "tarabish-table-codes/1"
+CODE_DIGITS = 4
+_GAME_RE = re.compile(r"^[0-9a-f]{8}$")
+_CODE_RE = re.compile(rf"^[0-9]{{{CODE_DIGITS}}}$")
+
+
+class NotAllowed(StoreError):
+    """This phone may watch the game but not change it (no table code entered)."""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or "This phone is only watching: enter the table code "
+                                    "to record, edit or undo hands.")
+
+
+def device_key(token: str) -> str:
+    """What the file keeps of a device token: its SHA-256, never the token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_code() -> str:
+    return f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}"
+
+
+class TableCodes:
+    """The codes file of one data folder. Thread-safe; every change is on disk
+    before the call returns."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = Path(data_dir)
+        self.path = self.data_dir / CODES_FILE
+        self._lock = threading.Lock()
+        self._games: dict[str, dict[str, Any]] = self._load()
+
+    # -- reading ---------------------------------------------------------
+
+    def code(self, game_id: str) -> str | None:
+        """The game's table code, or None if it never got one."""
+        with self._lock:
+            entry = self._games.get(game_id)
+            return None if entry is None else str(entry["code"])
+
+    def holders(self, game_id: str) -> int:
+        """How many devices hold edit rights for the game."""
+        with self._lock:
+            entry = self._games.get(game_id)
+            return 0 if entry is None else len(entry["devices"])
+
+    def may_edit(self, game_id: str, token: str | None) -> bool:
+        if not token:
+            return False
+        with self._lock:
+            entry = self._games.get(game_id)
+            return entry is not None and device_key(token) in entry["devices"]
+
+    def matches(self, game_id: str, code: str) -> bool:
+        """Whether `code` is the game's table code (constant-time compare)."""
+        with self._lock:
+            entry = self._games.get(game_id)
+            if entry is None:
+                return False
+            return hmac.compare_digest(str(entry["code"]).encode(), code.strip().encode())
+
+    # -- changing --------------------------------------------------------
+
+    def start(self, game_id: str, token: str) -> str:
+        """Give the game a code if it has none and grant `token`; returns the code."""
+        _check_game_id(game_id)
+        with self._lock:
+            entry = self._games.get(game_id)
+            if entry is None:
+                entry = self._games[game_id] = {"code": new_code(), "devices": {}}
+            entry["devices"][device_key(token)] = _now()
+            self._save()
+            return str(entry["code"])
+
+    def claim(self, game_id: str, token: str) -> str:
+        """Take charge of a game that no device holds (made before table codes, or
+        imported); refused once anyone holds it."""
+        _check_game_id(game_id)
+        with self._lock:
+            entry = self._games.get(game_id)
+            if entry is not None and entry["devices"]:
+                raise NotAllowed("Another phone already holds this game: ask for its table code.")
+        return self.start(game_id, token)
+
+    def grant(self, game_id: str, token: str) -> None:
+        """Record that `token` entered the right code."""
+        _check_game_id(game_id)
+        with self._lock:
+            entry = self._games.get(game_id)
+            if entry is None:
+                raise NotAllowed("This game has no table code yet.")
+            entry["devices"][device_key(token)] = _now()
+            self._save()
+
+    def forget(self, game_id: str) -> None:
+        """Drop a deleted game's code and rights."""
+        with self._lock:
+            if self._games.pop(game_id, None) is not None:
+                self._save()
+
+    # -- inside ----------------------------------------------------------
+
+    def _load(self) -> dict[str, dict[str, Any]]:
+        try:
+            data = read_json_file(self.path)
+            return _validated(data, str(self.path))
+        except FileNotFoundError:
+            return {}
+        except DamagedFile as exc:
+            moved = move_aside(self.path, self.data_dir / "damaged")
+            logger.warning("%s; kept as %s. Table codes start afresh.", exc, moved)
+            return {}
+
+    def _save(self) -> None:
+        """Write the file; the caller holds the lock."""
+        doc = {"format": FORMAT, "games": self._games}
+        data = json.dumps(doc, indent=1, sort_keys=True).encode("utf-8")
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(self.path, data)
+
+
+def _check_game_id(game_id: str) -> None:
+    if not isinstance(game_id, str) or not _GAME_RE.match(game_id):
+        raise NotAllowed(f"There is no game {game_id!r}.")
+
+
+def _validated(data: Any, where: str) -> dict[str, dict[str, Any]]:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise DamagedFile(where, f"it is not a {FORMAT} file")
+    games = data.get("games")
+    if not isinstance(games, dict):
+        raise DamagedFile(where, "it has no game list")
+    out: dict[str, dict[str, Any]] = {}
+    for game_id, entry in games.items():
+        if (
+            not _GAME_RE.match(str(game_id))
+            or not isinstance(entry, dict)
+            or not _CODE_RE.match(str(entry.get("code", "")))
+            or not isinstance(entry.get("devices"), dict)
+        ):
+            raise DamagedFile(where, f"the entry of game {game_id!r} is not valid")
+        out[str(game_id)] = {"code": str(entry["code"]),
+                             "devices": {str(k): str(v) for k, v in entry["devices"].items()}}
+    return out
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
