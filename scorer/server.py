@@ -18,19 +18,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import ipaddress
+import json
 import logging
 import os
 import socket
 import sys
 import threading
+import urllib.request
 import webbrowser
 from pathlib import Path
 
 import uvicorn
-from fastapi import FastAPI
+from fastapi import FastAPI, Request, Response
 
-from scorer.app import CONFIG
+from scorer.app import CONFIG, FONTS
+from scorer.web.compression import CompressedCache, CompressionMiddleware
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +44,26 @@ ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 
 APP_NAME = "Tarabish"
 APP_DESCRIPTION = "Score keeper and rules referee for Tarabish"
+
+#: Font families in the flet-web wheel's FontManifest.json that this app never
+#: draws with: KaTeX (only `ft.Markdown` with LaTeX uses it) and Cupertino
+#: icons (only `ft.CupertinoIcons`). Flutter downloads every family listed at
+#: start-up (0.85 MB), so the manifest we serve leaves them out. Remove a
+#: prefix here before using Markdown maths or Cupertino icons.
+UNUSED_FONT_PREFIXES = ("packages/flutter_math_fork/", "packages/cupertino_icons/")
+
+#: Page files a phone fetches on its first visit, compressed as soon as the
+#: server starts (gzip first: browsers ask for brotli only over HTTPS or
+#: localhost, and the table's Wi-Fi is plain HTTP). Wasm build (Chrome) first,
+#: then the JavaScript build that Safari and Firefox load.
+WARM_PATHS = (
+    "/main.dart.wasm", "/canvaskit/skwasm.wasm", "/assets/fonts/MaterialIcons-Regular.otf",
+    *(f"/{path}" for path in FONTS.values()),
+    "/main.dart.mjs", "/canvaskit/skwasm.js", "/flutter_bootstrap.js", "/flutter.js",
+    "/assets/AssetManifest.bin.json", "/", "/python.js",
+    "/main.dart.js", "/canvaskit/canvaskit.wasm", "/canvaskit/canvaskit.js",
+    "/assets/packages/wakelock_plus/assets/no_sleep.js",
+)
 
 
 def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
@@ -58,8 +82,21 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
         logger.warning("assets folder not found: %s (suit symbols may not draw)", ASSETS_DIR)
 
     app: FastAPI = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
-    # Middleware: app.add_middleware(...). Routes of our own: declare them
-    # here, before the mount, or the page's catch-all "/" shadows them.
+    # Compressed page files, compressed once, revalidated with ETags (see
+    # scorer.web.compression). Outermost, so it sees every response.
+    app.add_middleware(CompressionMiddleware, cache=compression_cache)
+    # Routes of our own: declared here, before the mount, or the page's
+    # catch-all "/" shadows them.
+    font_manifest = trimmed_font_manifest()
+    font_manifest_etag = '"fm-' + hashlib.sha256(font_manifest).hexdigest()[:20] + '"'
+
+    @app.get("/assets/FontManifest.json", include_in_schema=False)
+    def serve_font_manifest(request: Request) -> Response:
+        headers = {"ETag": font_manifest_etag, "Cache-Control": "no-cache"}
+        if font_manifest_etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        return Response(font_manifest, media_type="application/json", headers=headers)
+
     app.mount(
         "/",
         flet_fastapi.app(
@@ -72,6 +109,52 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
         ),
     )
     return app
+
+
+#: One compressed-bytes cache per process (build_app may be called again in tests).
+compression_cache = CompressedCache()
+
+
+def trimmed_font_manifest() -> bytes:
+    """Flutter's FontManifest.json as Flet serves it offline (`no_cdn`: Roboto from
+    the wheel appended), less the families in UNUSED_FONT_PREFIXES."""
+    from flet_web import get_package_web_dir
+
+    own = ASSETS_DIR / "assets" / "FontManifest.json"
+    source = own if own.is_file() else Path(get_package_web_dir()) / "assets" / "FontManifest.json"
+    families = json.loads(source.read_text(encoding="utf-8"))
+    kept = [f for f in families
+            if not str(f.get("family", "")).startswith(UNUSED_FONT_PREFIXES)]
+    if not any(f.get("family") == "Roboto" for f in kept):
+        kept.append({"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]})
+    return json.dumps(kept, indent=1).encode("utf-8")
+
+
+def warm_compression(server: uvicorn.Server, base_url: str,
+                     paths: tuple[str, ...] = WARM_PATHS) -> threading.Thread:
+    """Once the server answers, fetch the page files the way phones will, so each
+    is compressed before the first phone asks (best levels follow in the
+    background). Runs in a daemon thread; failures only cost speed."""
+
+    def run() -> None:
+        for _ in range(300):
+            if server.started:
+                break
+            if server.should_exit:
+                return
+            threading.Event().wait(0.1)
+        for encoding in ("gzip", "br"):
+            for path in paths:
+                if server.should_exit:
+                    return
+                req = urllib.request.Request(base_url.rstrip("/") + path,
+                                             headers={"Accept-Encoding": encoding})
+                with contextlib.suppress(OSError), urllib.request.urlopen(req, timeout=60) as r:
+                    r.read()
+
+    thread = threading.Thread(target=run, name="warm-compression", daemon=True)
+    thread.start()
+    return thread
 
 
 def lan_ipv4_addresses() -> list[str]:
@@ -125,6 +208,20 @@ def page_urls(host: str, port: int) -> list[str]:
     else:
         hosts = [host]
     return [f"http://{h}:{port}/" for h in hosts]
+
+
+def print_qr(urls: list[str]) -> None:
+    """A QR code of the first address phones can use, for their cameras."""
+    from scorer.sharing import is_local, qr_text
+
+    lan = [u for u in urls if not is_local(u)]
+    if not lan:
+        return
+    try:
+        print(f"Or scan this with a phone's camera ({lan[0]}):", flush=True)
+        print(qr_text(lan[0]), end="", flush=True)
+    except UnicodeEncodeError:  # a console that cannot draw block characters
+        print("  (this console cannot draw the QR code)", flush=True)
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -199,18 +296,24 @@ def serve(
     server = uvicorn.Server(config)
 
     urls = page_urls(host, port)
+    CONFIG.server_urls = urls
     if len(urls) > 1 or not urls[0].startswith("http://localhost:"):
         print("Tarabish table server. Open one of these addresses on the phones:", flush=True)
     else:
         print("Tarabish table server (this machine only). Open:", flush=True)
     for url in urls:
         print(f"  {url}", flush=True)
+    print_qr(urls)
     if CONFIG.data_dir is not None:
         print(f"Games are stored in {CONFIG.data_dir}", flush=True)
     print("Press Ctrl-C to stop.", flush=True)
 
     if open_browser:
         _open_browser_later(server, f"http://localhost:{port}/")
+    local_host = "127.0.0.1" if host in ("", "0.0.0.0", "*", "localhost") else host
+    if ":" in local_host:
+        local_host = f"[{local_host}]"
+    warm_compression(server, f"http://{local_host}:{port}/")
 
     try:
         asyncio.run(server.serve(sockets=[sock]))
