@@ -4,6 +4,7 @@ of the game in hand marked, and `?section=<id>` scrolled into view."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from urllib.parse import urlencode
 
@@ -133,14 +134,21 @@ def render_body(body: str) -> list[ft.Control]:
 
 # --- the screen ---------------------------------------------------------------------------
 class RulesReference:
-    """The reference screen: search box, house-rule notes, sections."""
+    """The reference screen: search box, house-rule notes, sections.
+
+    Every section is drawn once; a search only shows and hides them (a keystroke
+    sends a few visibility flags, not the whole book again).
+    """
 
     def __init__(self, ctx: AppContext, link: HandLink, target: str | None) -> None:
         self.ctx = ctx
         self.link = link
-        self.target = target if target in BY_ID else None
+        self.pinned = target if target in BY_ID else None
+        """The section asked for in the address, shown first (no scrolling needed: a
+        scroll sent before a slow phone has laid the page out would be lost)."""
+        self.target: str | None = None
+        """The section chosen from the contents menu, scrolled to."""
         self.query = ""
-        self.results = ft.Column(spacing=24)
         self.scroller = ft.Column()
         self.search_box = ft.TextField(
             hint_text="Search: bait, nerf, forced…",
@@ -153,6 +161,24 @@ class RulesReference:
         )
         self.search_box.suffix = ft.IconButton(ft.Icons.CLOSE, tooltip="Clear the search",
                                                on_click=self._clear)
+        self.count_line = ft.Text("", size=14, color=ft.Colors.ON_SURFACE_VARIANT,
+                                  visible=False)
+        self.pinned_view = (self.section_view(BY_ID[self.pinned], keyed=False)
+                            if self.pinned else None)
+        self.views = {sec.id: self.section_view(sec) for sec in SECTIONS}
+        self.group_heads = {group: ft.Text(title.upper(), size=13, weight=ft.FontWeight.BOLD,
+                                           color=ft.Colors.PRIMARY)
+                            for group, title in GROUP_TITLES.items()}
+        parts: list[ft.Control] = [self.count_line]
+        if self.pinned_view is not None:
+            parts.append(self.pinned_view)
+        group = None
+        for sec in SECTIONS:
+            if sec.group != group:
+                group = sec.group
+                parts.append(self.group_heads[group])
+            parts.append(self.views[sec.id])
+        self.results = ft.Column(parts, spacing=24)
 
     def _typed(self, e: ft.Event[ft.TextField]) -> None:
         self.query = self.search_box.value or ""
@@ -166,46 +192,50 @@ class RulesReference:
 
     def go_to(self, section_id: str) -> None:
         """Show a section from the contents menu (clears a search that hides it)."""
+        if self.target in self.views:
+            self._highlight(self.views[self.target], False)
         self.target = section_id
+        self._highlight(self.views[section_id], True)
         if self.query and section_id not in {s.id for s in search(self.query)}:
             self._clear(None)
         self.render()
         self.ctx.page.run_task(self.scroll_to_target)
 
     async def scroll_to_target(self) -> None:
+        """Bring the chosen section into view (after a tap: the page is laid out)."""
         if self.target is None:
             return
-        # The page draws the new controls first; a scroll to a key not laid out yet is lost.
-        for _ in range(2):
-            await asyncio.sleep(0.35)
-            try:
+        await asyncio.sleep(0.2)  # let the page draw the changed highlight first
+        with contextlib.suppress(RuntimeError):  # the screen was left meanwhile
+            if self.target == self.pinned:
+                await self.scroller.scroll_to(offset=0, duration=300)
+            else:
                 await self.scroller.scroll_to(scroll_key=self.target, duration=300)
-            except RuntimeError:  # this screen was replaced before it was shown
-                return
 
     def render(self, update: bool = True) -> None:
-        self.results.controls = self.controls()
+        words = self.query.strip()
+        found = {sec.id for sec in search(words)}
+        if words:
+            count = len(found)
+            self.count_line.value = (
+                f"Nothing matches “{words}”" if not count else
+                f"{count} section{'s' if count != 1 else ''} match “{words}”")
+        self.count_line.visible = bool(words)
+        if self.pinned_view is not None:
+            self.pinned_view.visible = not words
+        for sec_id, view in self.views.items():
+            view.visible = sec_id in found and (bool(words) or sec_id != self.pinned)
+        for head in self.group_heads.values():
+            head.visible = not words
         if update:
             self.results.update()
 
-    def controls(self) -> list[ft.Control]:
-        found = search(self.query)
-        parts: list[ft.Control] = []
-        if self.query.strip():
-            count = len(found)
-            label = (f"Nothing matches “{self.query.strip()}”" if not count else
-                     f"{count} section{'s' if count != 1 else ''} match “{self.query.strip()}”")
-            parts.append(ft.Text(label, size=14, color=ft.Colors.ON_SURFACE_VARIANT))
-        group = None
-        for sec in found:
-            if not self.query.strip() and sec.group != group:
-                group = sec.group
-                parts.append(ft.Text(GROUP_TITLES[group].upper(), size=13,
-                                     weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))
-            parts.append(self.section_view(sec))
-        return parts
+    @staticmethod
+    def _highlight(view: ft.Container, on: bool) -> None:
+        view.padding = ft.Padding.all(12) if on else ft.Padding.symmetric(vertical=4)
+        view.border = ft.Border.all(2, ft.Colors.PRIMARY) if on else None
 
-    def section_view(self, sec: Section) -> ft.Control:
+    def section_view(self, sec: Section, keyed: bool = True) -> ft.Container:
         head: list[ft.Control] = [ft.Text(sec.title, size=21, weight=ft.FontWeight.BOLD)]
         if sec.house_rule and self.link.game is not None:
             state = setting(self.link.game.rules, sec.house_rule)
@@ -217,14 +247,13 @@ class RulesReference:
                 border_radius=ft.BorderRadius.all(8),
                 padding=ft.Padding.symmetric(horizontal=8, vertical=4),
             ))
-        chosen = sec.id == self.target
-        return ft.Container(
+        view = ft.Container(
             content=ft.Column([*head, *render_body(sec.body)], spacing=10),
-            key=ft.ScrollKey(sec.id),  # type: ignore[call-arg]
-            padding=ft.Padding.all(12) if chosen else ft.Padding.symmetric(vertical=4),
-            border=ft.Border.all(2, ft.Colors.PRIMARY) if chosen else None,
+            key=ft.ScrollKey(sec.id) if keyed else None,  # type: ignore[call-arg]
             border_radius=ft.BorderRadius.all(RADIUS),
         )
+        self._highlight(view, not keyed)
+        return view
 
     def house_notice(self) -> ft.Control | None:
         game = self.link.game
@@ -268,7 +297,4 @@ def rules_reference_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
     route = "/rules" + (f"?{urlencode(query)}" if query else "")
     bar = app_bar(ctx, "Rules", back_to=rules_back(link, query.get("from")),
                   actions=[reference.contents_menu()])
-    view = screen(route, bar, body, column=reference.scroller)
-    if reference.target is not None:
-        ctx.page.run_task(reference.scroll_to_target)
-    return view
+    return screen(route, bar, body, column=reference.scroller)
