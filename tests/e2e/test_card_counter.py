@@ -28,6 +28,12 @@ def seed_game(data_dir: Path, rules: dict[str, Any] | None = None) -> str:
     return stored.id
 
 
+def reads(page: Page, text: str) -> None:
+    """The text is on screen: as text, or as the label Flutter gives a group of texts."""
+    shown = page.get_by_text(text, exact=False).or_(page.get_by_label(text, exact=False))
+    expect(shown.first).to_be_visible()
+
+
 def tap_cards(page: Page, cards: list[str], already: int = 0) -> None:
     """Tap each card chip (its label is the card, e.g. "10♦"), waiting each time until
     the pile's count on screen has gone up, as a player would."""
@@ -76,7 +82,9 @@ def test_use_this_count_fills_the_hand(
     server = start_server(data_dir=tmp_path / "data")
     open_app(page, f"{server.url}game/{game_id}/hand", first_text="Who called?")
     page.get_by_role("button", name="Bob called").click()
+    reads(page, "Tap the trump suit")
     page.get_by_role("button", name="Hearts").click()
+    reads(page, "Enter the trick points")
     page.get_by_role("button", name="Count the cards").click()
 
     expect(page.get_by_text("Whose tricks?")).to_be_visible()
@@ -91,5 +99,4 @@ def test_use_this_count_fills_the_hand(
     # Back on the hand: Ann & Cid's 74 is entered, Bob & Dee get the rest, and the
     # ruling under the hand follows from it.
     expect(page.get_by_role("heading", name="Record hand 1")).to_be_visible()
-    expect(page.get_by_text("Bob & Dee called: 88 of 162, needed 82: made. "
-                            "Ann & Cid keep their 74")).to_be_visible()
+    reads(page, "Bob & Dee called: 88 of 162, needed 82: made. Ann & Cid keep their 74")
