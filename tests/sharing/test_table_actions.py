@@ -1,0 +1,144 @@
+"""TableActions refuses changes from a phone without edit rights, on the server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from scorer.app.actions import TableActions, game_topic
+from scorer.app.game_view_model import GameModel
+from scorer.rights import NotAllowed, get_rights
+from scorer.store.errors import StaleRevision, StoreError
+from scorer.store.game_store import GameStore
+
+HAND: dict[str, Any] = {"caller": 0, "trump": "S", "points": {"team": 0, "tricks": 100}}
+
+
+class FakePubSub:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, Any]] = []
+
+    def send_others_on_topic(self, topic: str, message: Any) -> None:
+        self.sent.append((topic, message))
+
+
+class FakePage:
+    """What TableActions reads from a Flet page; no session behind it."""
+
+    def __init__(self, ip: str = "192.168.1.40") -> None:
+        self.pubsub = FakePubSub()
+        self.client_ip = ip
+        self.url = "http://192.168.1.20:8550/game/x"
+        self.route = "/"
+
+    def run_task(self, *_a: Any) -> None:
+        raise RuntimeError("no session")
+
+
+def phone(store: GameStore, device: str) -> TableActions:
+    ctx: Any = SimpleNamespace(page=FakePage(), store=store, router_refresh=lambda: None,
+                               game_changed=lambda _g: None)
+    actions = TableActions(ctx)
+    actions.device = device
+    ctx.actions = actions
+    return actions
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> GameStore:
+    return GameStore(tmp_path / "data")
+
+
+def new_game(store: GameStore) -> str:
+    return store.create_game({"format": "tarabish-game/1", "players": ["A", "B", "C", "D"],
+                              "first_dealer": 3, "rules": {}, "hands": []}).id
+
+
+def model(store: GameStore, game_id: str) -> GameModel:
+    return GameModel.load(store.get_game(game_id))
+
+
+def test_a_watcher_cannot_save_edit_or_undo(store: GameStore) -> None:
+    game = new_game(store)
+    starter = phone(store, "starter-device-token-000001")
+    watcher = phone(store, "watcher-device-token-000002")
+    starter.game_created(game)
+    starter.save_hand(model(store, game), HAND, None)
+    assert starter.ctx.page.pubsub.sent == [(game_topic(game), game)]
+
+    assert not watcher.can_edit(game)
+    with pytest.raises(NotAllowed) as refused:
+        watcher.save_hand(model(store, game), HAND, None)
+    assert isinstance(refused.value, ValueError) and isinstance(refused.value, StoreError)
+    assert "enter the table code" in str(refused.value)
+    with pytest.raises(NotAllowed):
+        watcher.save_hand(model(store, game), HAND, 0)
+    with pytest.raises(NotAllowed):
+        watcher.undo_last_hand(model(store, game))
+    assert len(store.get_game(game).doc["hands"]) == 1
+    assert watcher.ctx.page.pubsub.sent == []
+    assert watcher.table_code(game) is None
+    assert starter.table_code(game) == get_rights(store.data_dir).code(game)
+
+
+def test_the_code_gives_rights_and_they_stay_with_the_device(store: GameStore) -> None:
+    game = new_game(store)
+    starter = phone(store, "starter-device-token-000001")
+    code = starter.game_created(game)
+    watcher = phone(store, "watcher-device-token-000002")
+    watcher.enter_code(game, code)
+    watcher.save_hand(model(store, game), HAND, None)
+    watcher.undo_last_hand(model(store, game))
+    # Same device token in a new session (a reload after the session timed out).
+    assert phone(store, "watcher-device-token-000002").can_edit(game)
+
+
+def test_a_game_nobody_holds_goes_to_the_first_phone_that_changes_it(store: GameStore) -> None:
+    game = new_game(store)  # e.g. imported, or saved before table codes
+    first = phone(store, "first-device-token-0000001")
+    second = phone(store, "second-device-token-000002")
+    assert first.can_edit(game) and second.can_edit(game)
+    first.save_hand(model(store, game), HAND, None)
+    assert first.table_code(game) is not None
+    assert not second.can_edit(game)
+    with pytest.raises(NotAllowed):
+        second.save_hand(model(store, game), HAND, None)
+
+
+def test_a_stale_sheet_is_refused_with_the_current_game(store: GameStore) -> None:
+    game = new_game(store)
+    a = phone(store, "phone-a-device-token-00001")
+    code = a.game_created(game)
+    b = phone(store, "phone-b-device-token-00002")
+    b.enter_code(game, code)
+    seen_by_b = model(store, game)
+    a.save_hand(model(store, game), HAND, None)
+    with pytest.raises(StaleRevision) as stale:
+        b.save_hand(seen_by_b, HAND, None)
+    assert "changed on another phone" in str(stale.value)
+    assert len(stale.value.current.doc["hands"]) == 1
+
+
+def test_an_unidentified_session_cannot_edit_a_held_game(store: GameStore) -> None:
+    game = new_game(store)
+    phone(store, "starter-device-token-000001").game_created(game)
+    ctx: Any = SimpleNamespace(page=FakePage(), store=store, router_refresh=lambda: None)
+    anonymous = TableActions(ctx)
+    assert anonymous.device is None
+    assert not anonymous.can_edit(game)
+    with pytest.raises(NotAllowed):
+        anonymous.save_hand(model(store, game), HAND, None)
+
+
+def test_share_urls_prefer_the_lan_address(store: GameStore, monkeypatch: pytest.MonkeyPatch
+                                           ) -> None:
+    from scorer.app import CONFIG
+
+    monkeypatch.setattr(CONFIG, "server_urls",
+                        ["http://localhost:8550/", "http://192.168.1.20:8550/"])
+    a = phone(store, "phone-a-device-token-00001")
+    a.ctx.page.url = "http://localhost:8550/game/0123abcd"
+    assert a.share_urls("0123abcd") == ["http://192.168.1.20:8550/game/0123abcd"]
