@@ -28,7 +28,7 @@ def share_panel(ctx: AppContext, model: GameModel) -> ft.Control:
         ),
         ft.Text(url, size=16, weight=ft.FontWeight.W_600,
                 text_align=ft.TextAlign.CENTER),
-        ft.Text("Scan it with a phone on the same Wi-Fi to follow the score.", size=14,
+        ft.Text("Scan it with a phone on the same Wi‑Fi to follow the score.", size=14,
                 text_align=ft.TextAlign.CENTER, color=ft.Colors.ON_SURFACE_VARIANT),
     ]
     if is_local(url):
