@@ -20,22 +20,23 @@ class Setting(NamedTuple):
     text: str
 
 
-def setting(rules: HouseRules, key: str) -> Setting:
-    """E.g. `Setting(True, "On in this game: target 1000")`."""
+def value_words(rules: HouseRules, key: str) -> str:
+    """The house rule's value in a player's words: `target 1000`, `on`, `first to speak`."""
     value = getattr(rules, key)
-    standard = HouseRules.model_fields[key].default
-    changed = value != standard
     if key == "target":
-        shown = f"target {value}"
-    elif key == "forced_at":
-        shown = "off" if value is None else f"forced over {value}"
-    elif isinstance(value, bool):
-        shown = "on" if value else "off"
-    else:
-        shown = _CHOICE_WORDS.get(key, {}).get(str(value), str(value))
-    if changed:
-        return Setting(True, f"In this game: {shown} (house rule)")
-    return Setting(False, f"In this game: {shown} (standard)")
+        return f"target {value}"
+    if key == "forced_at":
+        return "off" if value is None else f"forced over {value}"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return _CHOICE_WORDS.get(key, {}).get(str(value), str(value))
+
+
+def setting(rules: HouseRules, key: str) -> Setting:
+    """E.g. `Setting(True, "In this game: target 1000 (house rule)")`."""
+    changed = getattr(rules, key) != HouseRules.model_fields[key].default
+    kind = "house rule" if changed else "standard"
+    return Setting(changed, f"In this game: {value_words(rules, key)} ({kind})")
 
 
 def changed_keys(rules: HouseRules) -> tuple[str, ...]:

@@ -94,7 +94,7 @@ def test_use_this_count_fills_the_hand(
     tap_cards(page, PILE)
     page.get_by_role("button", name="They took the last trick (+10)").click()
     expect(page.get_by_text("Bob & Dee: 162 − 74 = 88", exact=False)).to_be_visible()
-    page.get_by_role("button", name="Use this count for the new hand").click()
+    page.get_by_role("button", name="Use this count").click()
 
     # Back on the hand: Ann & Cid's 74 is entered, Bob & Dee get the rest, and the
     # ruling under the hand follows from it.

@@ -169,7 +169,7 @@ def test_use_these_runs_fills_the_hand(
     page.get_by_role("button", name="Runs shown", exact=True).click()
     table.cards("Bob", "10♦ J♦ Q♦")
     expect(page.get_by_text("Ann's runs count: 50 to Ann & Cid")).to_be_visible()
-    page.get_by_role("button", name="Use these runs for the new hand").click()
+    page.get_by_role("button", name="Use these runs").click()
 
     # Back on the hand: the runs are entered, ruled, and Ann's bella is on.
     expect(page.get_by_role("heading", name="Record hand 1")).to_be_visible()

@@ -197,7 +197,8 @@ class CardCounter:
             parts.append(ft.Text(count.problem, size=13, color=ft.Colors.ERROR))
         if self.link.linked:
             hand = "the new hand" if self.link.index is None else f"hand {self.link.hand}"
-            parts.append(ft.Row([big_button(f"Use this count for {hand}", lambda _e: self.use(),
+            parts.append(ft.Row([big_button("Use this count", lambda _e: self.use(),
+                                            tooltip=f"Put {me}'s count on {hand} and go back",
                                             icon=ft.Icons.CHECK, disabled=count is None,
                                             height=52)]))
         return parts

@@ -22,6 +22,7 @@ from scorer.app.widgets import (
     section,
 )
 from scorer.reference.hand_link import STANDALONE_DEALER, HandLink, link_from_query, rules_route
+from scorer.reference.house import setting, value_words
 from scorer.reference.run_check import (
     SeatCheck,
     Verdict,
@@ -30,7 +31,10 @@ from scorer.reference.run_check import (
     describe_runs,
     headline,
 )
+from scorer.reference.sections import BY_ID, house_section_id
 from scorer.reference.session import session_state
+
+RUN_HOUSE_RULES = ("long_runs", "run_ties", "partner_runs")
 
 
 class Chip:
@@ -38,9 +42,10 @@ class Chip:
     instead of sending a new control, so the next tap lands on the same button."""
 
     def __init__(self, on_click: Handler, *, height: int = SMALL_TAP, size: int = 17,
-                 expand: bool | int = True, width: float | None = None) -> None:
+                 expand: bool | int = True, width: float | None = None,
+                 lines: int = 2) -> None:
         self.symbol = ft.Text("", size=22, weight=ft.FontWeight.BOLD, visible=False)
-        self.label = ft.Text("", size=size, weight=ft.FontWeight.W_600, max_lines=2,
+        self.label = ft.Text("", size=size, weight=ft.FontWeight.W_600, max_lines=lines,
                              overflow=ft.TextOverflow.ELLIPSIS, text_align=ft.TextAlign.CENTER)
         self.note = ft.Text("", size=10, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS,
                             text_align=ft.TextAlign.CENTER, visible=False)
@@ -151,7 +156,8 @@ class RunChecker:
             saved[self.key] = state
         self.st = state
         self.trumps = TrumpRow(ctx, link.trumps(), self.set_trump)
-        self.seat_chips = [Chip(lambda _e, s=s: self.set_seat(s), size=15) for s in range(4)]
+        self.seat_chips = [Chip(lambda _e, s=s: self.set_seat(s), size=15, lines=1)
+                           for s in range(4)]
         self.mode_chips = [Chip(lambda _e: self.set_whole(False)),
                            Chip(lambda _e: self.set_whole(True))]
         self.suit_chips = [Chip(lambda _e, s=s: self.set_suit(s)) for s in Suit]
@@ -227,6 +233,8 @@ class RunChecker:
                 f"No game open: standard rules, {self.names.player(STANDALONE_DEALER)} deals "
                 f"and {first} speaks first (that only matters for equal runs under the "
                 "first-to-speak house rule).", size=13, color=ft.Colors.ON_SURFACE_VARIANT))
+        elif self.link.model is not None:
+            parts.append(ft.Text(self._game_line(), size=13, color=ft.Colors.ON_SURFACE_VARIANT))
         parts.append(section("Trump", self.trumps.control))
 
         def row(chips: list[Chip]) -> ft.Control:
@@ -237,6 +245,18 @@ class RunChecker:
                              row(self.rank_chips[:5]), row(self.rank_chips[5:])))
         parts.append(section("At the table", self.table))
         return parts
+
+    def _game_line(self) -> str:
+        """Who deals this hand, and the game's house rules that change runs."""
+        dealer = self.link.dealer
+        line = (f"Hand {self.link.position + 1}: {self.names.player(dealer)} deals, "
+                f"{self.names.player((dealer + 1) % 4)} speaks first.")
+        changed = [f"{BY_ID[house_section_id(key)].title}: "
+                   f"{value_words(self.link.rules, key)}"
+                   for key in RUN_HOUSE_RULES if setting(self.link.rules, key).changed]
+        if changed:
+            line += " House rules: " + "; ".join(changed) + "."
+        return line
 
     def render(self, update: bool = True) -> None:
         verdict = self.verdict()
@@ -330,7 +350,8 @@ class RunChecker:
         parts: list[ft.Control] = [verdict_box(lines, good, title)]
         if self.link.linked:
             hand = "the new hand" if self.link.index is None else f"hand {self.link.hand}"
-            parts.append(ft.Row([big_button(f"Use these runs for {hand}", lambda _e: self.use(),
+            parts.append(ft.Row([big_button("Use these runs", lambda _e: self.use(),
+                                            tooltip=f"Put these runs on {hand} and go back",
                                             icon=ft.Icons.CHECK, disabled=not verdict.ok,
                                             height=52)]))
         return parts
