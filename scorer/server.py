@@ -54,10 +54,13 @@ UNUSED_FONT_PREFIXES = ("packages/flutter_math_fork/", "packages/cupertino_icons
 
 #: Page files a phone fetches on its first visit, compressed as soon as the
 #: server starts (gzip first: browsers ask for brotli only over HTTPS or
-#: localhost, and the table's Wi-Fi is plain HTTP). Wasm build (Chrome) first,
-#: then the JavaScript build that Safari and Firefox load.
+#: localhost, and the table's Wi-Fi is plain HTTP). Wasm build (Chrome) first:
+#: on a plain-HTTP LAN address Chrome has no ImageDecoder (secure contexts
+#: only) and loads skwasm_heavy instead of skwasm. Then the JavaScript build
+#: that Safari and Firefox load.
 WARM_PATHS = (
-    "/main.dart.wasm", "/canvaskit/skwasm.wasm", "/assets/fonts/MaterialIcons-Regular.otf",
+    "/main.dart.wasm", "/canvaskit/skwasm_heavy.wasm", "/canvaskit/skwasm.wasm",
+    "/assets/fonts/MaterialIcons-Regular.otf", "/canvaskit/skwasm_heavy.js",
     *(f"/{path}" for path in FONTS.values()),
     "/main.dart.mjs", "/canvaskit/skwasm.js", "/flutter_bootstrap.js", "/flutter.js",
     "/assets/AssetManifest.bin.json", "/", "/python.js",
