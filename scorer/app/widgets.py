@@ -43,6 +43,52 @@ def full_width(control: ft.Control) -> ft.Row:
     return ft.Row([control], expand=False)
 
 
+class Keep:
+    """The tappable controls of one screen, reused from one redraw to the next.
+
+    Flet forgets a control the moment a redraw replaces it, so a tap that was
+    already on its way (a quick thumb, slow table Wi-Fi) would be lost. A kept
+    control keeps its identity; a redraw only changes what it shows.
+    """
+
+    def __init__(self) -> None:
+        self._made: dict[str, ft.Control] = {}
+
+    def control(
+        self, key: str, make: Callable[[], ft.Control], props: dict[str, Any]
+    ) -> ft.Control:
+        found = self._made.get(key)
+        if found is None:
+            found = self._made[key] = make()
+        else:
+            for name, value in props.items():
+                setattr(found, name, value)
+        return found
+
+
+def toggle_style(selected: bool) -> ft.ButtonStyle:
+    """Filled when chosen, outlined otherwise (one button class for both, so a
+    kept toggle can change state in place)."""
+    shape = ft.RoundedRectangleBorder(radius=RADIUS)
+    padding = ft.Padding.symmetric(horizontal=6, vertical=4)
+    if selected:
+        return ft.ButtonStyle(
+            bgcolor={ft.ControlState.DISABLED: ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                     ft.ControlState.DEFAULT: ft.Colors.PRIMARY},
+            color={ft.ControlState.DISABLED: ft.Colors.ON_SURFACE_VARIANT,
+                   ft.ControlState.DEFAULT: ft.Colors.ON_PRIMARY},
+            elevation=0, shape=shape, padding=padding,
+        )
+    return ft.ButtonStyle(
+        color={ft.ControlState.DISABLED: ft.Colors.with_opacity(0.38, ft.Colors.ON_SURFACE),
+               ft.ControlState.DEFAULT: ft.Colors.PRIMARY},
+        side={ft.ControlState.DISABLED: ft.BorderSide(1, ft.Colors.with_opacity(
+                  0.12, ft.Colors.ON_SURFACE)),
+              ft.ControlState.DEFAULT: ft.BorderSide(1, ft.Colors.OUTLINE)},
+        elevation=0, shape=shape, padding=padding,
+    )
+
+
 def toggle(
     content: str | ft.Control,
     selected: bool,
@@ -54,29 +100,25 @@ def toggle(
     expand: bool | int = True,
     width: float | None = None,
     spoken: str | None = None,
+    keep: Keep | None = None,
+    key: str | None = None,
 ) -> ft.Control:
     """A choice button: filled when chosen, outlined otherwise.
 
     `spoken` names it for screen readers (and tests) where several buttons on a
-    screen show the same word, e.g. "Ann called" and "Ann has bella".
+    screen show the same word, e.g. "Ann called" and "Ann has bella". With
+    `keep` and `key` the same button is reused by every redraw of the screen.
     """
     body = ft.Text(content, size=17, weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER,
                    max_lines=1, overflow=ft.TextOverflow.ELLIPSIS,
                    semantics_label=spoken) if isinstance(content, str) else content
-    kind = ft.FilledButton if selected else ft.OutlinedButton
-    return kind(
-        content=body,
-        on_click=on_click,
-        disabled=disabled,
-        tooltip=tooltip,
-        height=height,
-        width=width,
-        expand=expand,
-        style=ft.ButtonStyle(
-            shape=ft.RoundedRectangleBorder(radius=RADIUS),
-            padding=ft.Padding.symmetric(horizontal=6, vertical=4),
-        ),
-    )
+    props: dict[str, Any] = {
+        "content": body, "on_click": on_click, "disabled": disabled, "tooltip": tooltip,
+        "height": height, "width": width, "expand": expand, "style": toggle_style(selected),
+    }
+    if keep is not None and key is not None:
+        return keep.control(key, lambda: ft.OutlinedButton(**props), props)
+    return ft.OutlinedButton(**props)
 
 
 def suit_label(code: str, dark: bool, size: int = 26, word: bool = True) -> ft.Control:
@@ -101,15 +143,22 @@ def section(title: str, *controls: ft.Control, note: str | None = None) -> ft.Co
     return ft.Column([*head, *controls], spacing=8)
 
 
+END_SEAT_WIDTH = 140
+"""Width of the top and bottom seats; the side seats share what the table leaves."""
+
+
 def table_layout(seats: Mapping[int, ft.Control], center: ft.Control) -> ft.Control:
     """Seats drawn around a table: seat 0 at the bottom, then clockwise
-    left (1), top (2), right (3), so partners sit opposite each other."""
+    left (1), top (2), right (3), so partners sit opposite each other.
+
+    The side seats stretch (give them `expand=True` and no width), so the
+    picture fits any phone from 360 px up without measuring the screen."""
     return ft.Column(
         [
             ft.Row([seats[2]], alignment=ft.MainAxisAlignment.CENTER),
             ft.Row(
                 [seats[1], center, seats[3]],
-                alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+                spacing=8,
                 vertical_alignment=ft.CrossAxisAlignment.CENTER,
             ),
             ft.Row([seats[0]], alignment=ft.MainAxisAlignment.CENTER),
@@ -138,15 +187,23 @@ def felt(*lines: str, width: int = 110, height: int = 96) -> ft.Control:
     )
 
 
-def number_pad(on_digit: Callable[[str], None], on_back: Handler, on_clear: Handler) -> ft.Control:
-    """Digits 0-9, clear and backspace, in big keys."""
+def number_pad(
+    on_digit: Callable[[str], None], on_back: Handler, on_clear: Handler,
+    keep: Keep | None = None,
+) -> ft.Control:
+    """Digits 0-9, clear and backspace, in big keys (kept across redraws with `keep`)."""
 
     def key(label: str, handler: Handler, tooltip: str | None = None) -> ft.Control:
-        return ft.OutlinedButton(
-            content=ft.Text(label, size=24, weight=ft.FontWeight.W_600),
-            on_click=handler, height=TAP, expand=True, tooltip=tooltip,
-            style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=RADIUS)),
-        )
+        props: dict[str, Any] = {"on_click": handler, "tooltip": tooltip}
+
+        def make() -> ft.Control:
+            return ft.OutlinedButton(
+                content=ft.Text(label, size=24, weight=ft.FontWeight.W_600),
+                height=TAP, expand=True,
+                style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=RADIUS)), **props,
+            )
+
+        return keep.control(f"pad-{label}", make, props) if keep is not None else make()
 
     def digit(d: str) -> ft.Control:
         return key(d, lambda _e: on_digit(d))

@@ -17,7 +17,15 @@ from rules.replay import replay
 from scorer.app.context import AppContext
 from scorer.app.house_rule_text import CHOICES, FORCED, SWITCHES
 from scorer.app.views.common import app_bar, screen
-from scorer.app.widgets import big_button, felt, notice, section, small_toggle, table_layout
+from scorer.app.widgets import (
+    END_SEAT_WIDTH,
+    big_button,
+    felt,
+    notice,
+    section,
+    small_toggle,
+    table_layout,
+)
 from scorer.store.errors import StoreError
 
 TARGETS = (300, 500, 1000)
@@ -58,7 +66,7 @@ class NewGameForm:
 
     # --- fields ----------------------------------------------------------------------------
     def _name_field(self, seat: int) -> ft.TextField:
-        width = self._seat_width()
+        side = seat in (1, 3)
 
         def changed(e: ft.Event[ft.TextField]) -> None:
             self.names[seat] = e.control.value or ""
@@ -66,7 +74,8 @@ class NewGameForm:
 
         return ft.TextField(
             value=self.names[seat], label=f"Player {seat + 1}", hint_text="Name",
-            width=width, dense=False, max_length=30, counter=ft.Text(""),
+            width=None if side else END_SEAT_WIDTH, expand=side, max_length=30,
+            counter=ft.Text(""),
             text_size=16, capitalization=ft.TextCapitalization.WORDS,
             on_change=changed, text_align=ft.TextAlign.CENTER, tooltip=SEAT_WORDS[seat],
         )
@@ -81,10 +90,6 @@ class NewGameForm:
             capitalization=ft.TextCapitalization.WORDS,
         )
 
-    def _seat_width(self) -> float:
-        width = self.ctx.page.width or 390
-        return max(96.0, min(150.0, (width - 32 - 24) / 3))
-
     def _default_teams(self) -> tuple[str, str]:
         shown = [name.strip() or f"Player {i + 1}" for i, name in enumerate(self.names)]
         return default_team_names((shown[0], shown[1], shown[2], shown[3]))
@@ -95,7 +100,7 @@ class NewGameForm:
         defaults = self._default_teams()
         for team, field in enumerate(self.team_fields):
             field.hint_text = defaults[team]
-        self.felt_box.content = felt(defaults[0], "vs", defaults[1])
+        self.felt_box.content = felt(defaults[0], "vs", defaults[1], width=100)
         self.dealer_box.controls = self._dealer_controls()
         if self.body.page is not None:
             self.felt_box.update()
@@ -140,7 +145,6 @@ class NewGameForm:
             game = Game.model_validate({k: v for k, v in doc.items() if k != "format"})
             stored = self.ctx.store.create_game(game_to_doc(game))
             self.ctx.actions.game_created(stored.id)
-            self.ctx.actions.game_created(stored.id)
         except ValidationError as exc:
             self.error = explain(exc)
             self.render()
@@ -160,7 +164,7 @@ class NewGameForm:
     def _controls(self) -> list[ft.Control]:
         defaults = self._default_teams()
         seats = {seat: self.fields[seat] for seat in range(4)}
-        self.felt_box.content = felt(defaults[0], "vs", defaults[1])
+        self.felt_box.content = felt(defaults[0], "vs", defaults[1], width=100)
         seating = section(
             "Who sits where", table_layout(seats, self.felt_box),
             note="Type the names around the table, clockwise. Partners sit opposite.",

@@ -15,6 +15,8 @@ from scorer.app.game_view_model import GameModel
 from scorer.app.theme import BAIT, MADE, RADIUS
 from scorer.app.views.common import app_bar, message_view, screen
 from scorer.app.widgets import (
+    END_SEAT_WIDTH,
+    Keep,
     big_button,
     felt,
     notice,
@@ -55,6 +57,10 @@ class RecordHand:
         self.run_seat: int | None = next((s for s, _c in self.draft.run_groups()), None)
         self.run_suit: Suit = Suit.SPADES
         self.show_runs = bool(self.draft.run_cards) or self.draft.bella is not None
+        self.keep = Keep()
+        # Built once: a keyed control rebuilt on every tap would make Flet freeze
+        # everything inside it, and the kept keys could not change any more.
+        self.points_anchor = ft.Column(key=ft.ScrollKey("points"))  # type: ignore[call-arg]
         self.body = ft.Column(spacing=18)
         self.scroller = ft.Column()
         self.save_button = ft.Row()
@@ -139,10 +145,6 @@ class RecordHand:
             self.body.update()
             self.save_button.update()
 
-    def _seat_width(self) -> float:
-        width = self.ctx.page.width or 390
-        return max(96.0, min(150.0, (width - 32 - 24) / 3))
-
     def _name(self, seat: int) -> str:
         return self.model.game.names.player(seat)
 
@@ -156,15 +158,16 @@ class RecordHand:
 
     def _caller_section(self) -> ft.Control:
         options = caller_options(self.model.game, self.model.replay, self.position)
-        width = self._seat_width()
 
         def seat_button(option: CallerOption) -> ft.Control:
             label = option.name + (" (deals)" if option.seat == self.dealer else "")
             return toggle(label, self.draft.caller == option.seat,
                           lambda _e, s=option.seat: self.tap_caller(s),
                           disabled=not option.allowed, tooltip=option.reason or None,
-                          width=width, expand=False, height=52,
-                          spoken=f"{option.name} called")
+                          width=None if option.seat in (1, 3) else END_SEAT_WIDTH,
+                          expand=option.seat in (1, 3), height=52,
+                          spoken=f"{option.name} called", keep=self.keep,
+                          key=f"caller-{option.seat}")
 
         seats = {o.seat: seat_button(o) for o in options}
         eldest = (self.dealer + 1) % 4
@@ -178,7 +181,8 @@ class RecordHand:
     def _trump_section(self) -> ft.Control:
         dark = self.ctx.dark
         buttons = [toggle(suit_label(code, dark), self.draft.trump == code,
-                          lambda _e, c=code: self.tap_trump(c), height=60)
+                          lambda _e, c=code: self.tap_trump(c), height=60,
+                          keep=self.keep, key=f"trump-{code}")
                    for code in (str(t) for t in trump_options(self.model.game))]
         return section("Trump", ft.Row(buttons, spacing=6))
 
@@ -197,19 +201,23 @@ class RecordHand:
         dark = self.ctx.dark
         seats = ft.Row([small_toggle(self._name(s), self.run_seat == s,
                                      lambda _e, s=s: self.tap_run_seat(s),
-                                     spoken=f"{self._name(s)} shows runs") for s in range(4)],
+                                     spoken=f"{self._name(s)} shows runs", keep=self.keep,
+                                     key=f"runseat-{s}") for s in range(4)],
                        spacing=6)
         parts: list[ft.Control] = [seats]
         if self.run_seat is not None:
             suits = ft.Row([small_toggle(suit_label(s.value, dark, size=22, word=False),
                                          self.run_suit == s,
-                                         lambda _e, s=s: self.tap_run_suit(s)) for s in Suit],
+                                         lambda _e, s=s: self.tap_run_suit(s),
+                                         keep=self.keep, key=f"runsuit-{s.value}")
+                            for s in Suit],
                            spacing=6)
             mine = set(draft.cards_of(self.run_seat))
             chips = [small_toggle(rank.value, Card(rank=rank, suit=self.run_suit) in mine,
                                   lambda _e, r=rank: self.tap_rank(Card(rank=r,
                                                                         suit=self.run_suit)),
-                                  spoken=f"run card {rank.value}")
+                                  spoken=f"run card {rank.value}", keep=self.keep,
+                                  key=f"rank-{rank.value}")
                      for rank in NATURAL_ORDER]
             parts += [suits, ft.Row(chips[:5], spacing=6), ft.Row(chips[5:], spacing=6)]
         for seat in range(4):
@@ -250,7 +258,8 @@ class RecordHand:
         buttons = [small_toggle(self._name(s), draft.bella == s,
                                 lambda _e, s=s: self.set(draft.with_(
                                     bella=None if draft.bella == s else s)),
-                                spoken=f"{self._name(s)} has bella")
+                                spoken=f"{self._name(s)} has bella", keep=self.keep,
+                                key=f"bella-{s}")
                    for s in range(4)]
         return section("Bella (king and queen of trumps)", ft.Row(buttons, spacing=6),
                        note="Tap who scored bella; tap again to take it off.")
@@ -260,7 +269,8 @@ class RecordHand:
         endings = [e for e in ENDINGS
                    if e[0] is not Ending.PASSED or self.model.game.rules.dealer_may_pass]
         row = ft.Row([small_toggle(label, draft.ending is ending,
-                                   lambda _e, e=ending: self.set(draft.with_(ending=e)))
+                                   lambda _e, e=ending: self.set(draft.with_(ending=e)),
+                                   keep=self.keep, key=f"ending-{ending.value}")
                       for ending, label in endings], spacing=6)
         parts: list[ft.Control] = [row]
         if draft.ending is Ending.PLAYED:
@@ -270,21 +280,26 @@ class RecordHand:
             parts.append(ft.Text("Called by", size=15))
             parts.append(ft.Row([small_toggle(teams[t], draft.misplay_by == t,
                                               lambda _e, t=t: self.set(draft.with_(misplay_by=t)),
-                                              spoken=f"misplay called by {teams[t]}")
+                                              spoken=f"misplay called by {teams[t]}",
+                                              keep=self.keep, key=f"misplay-{t}")
                                  for t in (0, 1)], spacing=6))
             parts.append(ft.Row([
                 small_toggle("Upheld", draft.misplay_upheld is True,
-                             lambda _e: self.set(draft.with_(misplay_upheld=True))),
+                             lambda _e: self.set(draft.with_(misplay_upheld=True)),
+                             keep=self.keep, key="upheld"),
                 small_toggle("Not upheld", draft.misplay_upheld is False,
-                             lambda _e: self.set(draft.with_(misplay_upheld=False))),
+                             lambda _e: self.set(draft.with_(misplay_upheld=False)),
+                             keep=self.keep, key="not-upheld"),
             ], spacing=6))
         elif draft.ending is Ending.THROWN:
             parts.append(ft.Text("Who threw in?", size=15))
             parts.append(ft.Row([small_toggle(self._name(s), draft.thrown_by == s,
                                               lambda _e, s=s: self.set(draft.with_(thrown_by=s)),
-                                              spoken=f"{self._name(s)} threw in")
+                                              spoken=f"{self._name(s)} threw in",
+                                              keep=self.keep, key=f"thrown-{s}")
                                  for s in range(4)], spacing=6))
-        return ft.Column([section("Trick points", *parts)], key=ft.ScrollKey("points"))  # type: ignore[call-arg]
+        self.points_anchor.controls = [section("Trick points", *parts)]
+        return self.points_anchor
 
     def _points(self) -> ft.Control:
         draft = self.draft
@@ -318,7 +333,8 @@ class RecordHand:
             parts.append(ft.Text(problem, size=14, color=ft.Colors.ERROR))
         parts.append(number_pad(lambda d: self.set(self.draft.press_digit(d)),
                                 lambda _e: self.set(self.draft.backspace()),
-                                lambda _e: self.set(self.draft.with_(digits=""))))
+                                lambda _e: self.set(self.draft.with_(digits="")),
+                                keep=self.keep))
         parts.append(ft.Row([big_button("Count the cards", lambda _e: self._detour("/count"),
                                         icon=ft.Icons.CALCULATE, primary=False, height=48)]))
         return ft.Column(parts, spacing=10)
@@ -372,8 +388,12 @@ class RecordHand:
     def _save_control(self) -> ft.Control:
         ready = preview_draft(self.model.game, self.draft, self.index).ready
         label = "Save hand" if self.index is None else f"Save hand {self.index + 1}"
-        return big_button(label, lambda _e: self.save(), icon=ft.Icons.CHECK, disabled=not ready,
-                          height=60)
+        return self.keep.control(
+            "save",
+            lambda: big_button(label, lambda _e: self.save(), icon=ft.Icons.CHECK,
+                               disabled=not ready, height=60),
+            {"disabled": not ready},
+        )
 
 
 def record_hand_view(ctx: AppContext, game_id: str, number: int | None = None) -> ft.View:

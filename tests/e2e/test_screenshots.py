@@ -1,0 +1,62 @@
+"""Every screen at phone size, light and dark, saved for a person to look at
+(test-artifacts/screenshots/). Each shot also checks the screen's main words."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext, Page
+from table_steps import see, seed_game, tap, type_points
+
+HANDS: list[dict[str, Any]] = [
+    {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 92}, "bella": 2},
+    {"caller": 1, "trump": "S", "points": {"team": 1, "tricks": 60},
+     "runs": [{"seat": 1, "cards": ["9S", "10S", "JS", "QS"]}]},
+    {"caller": 2, "trump": "C", "points": {"team": 0, "tricks": 81}},
+    {"caller": 3, "trump": "D", "misplay": {"called_by": 0, "upheld": True}},
+]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", [(390, 844), (360, 640)], ids=["390x844", "360x640"])
+def test_every_screen_at_phone_size(
+    new_context: Callable[..., BrowserContext], app_url: str, app_server: Any,
+    open_app: Callable[..., float], screenshot: Callable[[Page, str], Path],
+    scheme: str, size: tuple[int, int],
+) -> None:
+    width, height = size
+    page = new_context(color_scheme=scheme).new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    tag = f"{width}x{height}-{scheme}"
+    game = seed_game(app_server.data_dir, HANDS, rules={"forced_at": 400})
+    shots = [
+        ("", "Past games", "home"),
+        ("new", "Who sits where", "new-game"),
+        (f"game/{game}", "Undo last hand", "sheet"),
+        ("games", "Past games", "past-games"),
+        ("rules", "Rules", "rules"),
+        ("check", "Run checker", "run-checker"),
+        ("count", "Card counter", "card-counter"),
+    ]
+    for path, words, name in shots:
+        open_app(page, f"{app_url}{path}", first_text=words)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        screenshot(page, f"{name}-{tag}")
+
+    open_app(page, f"{app_url}game/{game}/hand", first_text="Who called?")
+    tap(page, "Bob called")
+    tap(page, re.compile("Hearts"))
+    tap(page, "Runs or bella shown?")
+    tap(page, "Dee shows runs")
+    tap(page, "clubs")
+    for rank in ("10", "J", "Q"):
+        tap(page, f"run card {rank}")
+    tap(page, "Bob has bella")
+    screenshot(page, f"record-runs-{tag}")
+    type_points(page, "95")
+    see(page, re.compile("Bob & Dee called"))
+    screenshot(page, f"record-points-{tag}")
