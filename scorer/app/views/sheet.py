@@ -74,21 +74,24 @@ def hand_row(ctx: AppContext, model: GameModel, result: HandResult, editable: bo
     )
 
 
-def reason_lines(ctx: AppContext, reasons: list[tuple[str, str]]) -> list[ft.Control]:
+def reason_lines(
+    ctx: AppContext, game_id: str, reasons: list[tuple[str, str]]
+) -> list[ft.Control]:
     """Each reason as a sentence with a link to the rules section behind it."""
     return [
         ft.Row([
             ft.Text(text, size=15, expand=True),
             ft.IconButton(ft.Icons.MENU_BOOK, tooltip=f"Rule: {section}",
-                          on_click=lambda _e, sec=section: go_rules(ctx, sec)),
+                          on_click=lambda _e, sec=section: go_rules(ctx, game_id, sec)),
         ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
         for text, section in reasons
     ]
 
 
-def go_rules(ctx: AppContext, section: str) -> None:
+def go_rules(ctx: AppContext, game_id: str, section: str) -> None:
+    """The rules at `section`, with this game's house rules marked; Back returns here."""
     ctx.page.pop_dialog()
-    ctx.go(f"/rules?section={section}")
+    ctx.go(f"/rules?section={section}&game={game_id}")
 
 
 def show_hand(ctx: AppContext, model: GameModel, result: HandResult, editable: bool) -> None:
@@ -107,7 +110,7 @@ def show_hand(ctx: AppContext, model: GameModel, result: HandResult, editable: b
         actions.append(ft.FilledButton("Edit this hand", icon=ft.Icons.EDIT, on_click=edit))
     ctx.page.show_dialog(ft.AlertDialog(
         title=ft.Text(f"Hand {result.number}: {model.describe(result)}", size=18),
-        content=ft.Column(reason_lines(ctx, reasons), tight=True, spacing=4,
+        content=ft.Column(reason_lines(ctx, model.id, reasons), tight=True, spacing=4,
                           scroll=ft.ScrollMode.AUTO),
         actions=actions,
     ))
@@ -204,7 +207,8 @@ def sheet_view(ctx: AppContext, game_id: str) -> ft.View:
         body.append(ft.Row([big_button("Undo last hand", lambda _e: confirm_undo(ctx, model),
                                        icon=ft.Icons.UNDO, primary=False)]))
     bar = app_bar(ctx, model.title, back_to="/", actions=[
-        ft.IconButton(ft.Icons.MENU_BOOK, tooltip="Rules", on_click=lambda _e: ctx.go("/rules")),
+        ft.IconButton(ft.Icons.MENU_BOOK, tooltip="Rules",
+                      on_click=lambda _e: ctx.go(f"/rules?game={game_id}")),
         *ctx.actions.sheet_actions(model),
     ])
     bottom = ft.Column(buttons) if buttons else None
