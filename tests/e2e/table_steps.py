@@ -18,6 +18,7 @@ def seed_game(data_dir: Path, hands: list[dict[str, Any]], **extra: Any) -> str:
     """Store a game through `tarabish import`, as a player restoring a backup would."""
     doc = {"format": "tarabish-game/1", "players": PLAYERS, "first_dealer": 3, "rules": {},
            "hands": hands, **extra}
+    data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir.parent / f"seed-{abs(hash(json.dumps(doc)))}.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     out = subprocess.run(
@@ -27,6 +28,12 @@ def seed_game(data_dir: Path, hands: list[dict[str, Any]], **extra: Any) -> str:
     match = re.search(r"\b([0-9a-f]{8})\b", out)
     assert match, out
     return match.group(1)
+
+
+def reads(page: Page, text: str) -> None:
+    """The text is on screen: as text, or as the label Flutter gives a group of texts."""
+    shown = page.get_by_text(text, exact=False).or_(page.get_by_label(text, exact=False))
+    expect(shown.first).to_be_visible()
 
 
 def type_into(page: Page, label: str, text: str) -> None:

@@ -9,29 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
+from table_steps import reads, seed_game
 
-PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 # Hearts trumps: J♥ 20 + 9♥ 14 + A♠ 11 + 10♦ 10 + K♣ 4 + Q♣ 3 + J♣ 2 + five blanks = 64.
 PILE = ["J♥", "9♥", "A♠", "10♦", "K♣", "Q♣", "J♣", "6♠", "7♠", "8♠", "6♦", "7♦"]
-
-
-def seed_game(data_dir: Path, rules: dict[str, Any] | None = None) -> str:
-    """A stored game (Dee deals first) in a data folder, before its server starts."""
-    from scorer.store.game_store import GameStore
-
-    store = GameStore(data_dir)
-    try:
-        stored = store.create_game({"format": "tarabish-game/1", "players": PLAYERS,
-                                    "first_dealer": 3, "rules": rules or {}, "hands": []})
-    finally:
-        store.close()
-    return stored.id
-
-
-def reads(page: Page, text: str) -> None:
-    """The text is on screen: as text, or as the label Flutter gives a group of texts."""
-    shown = page.get_by_text(text, exact=False).or_(page.get_by_label(text, exact=False))
-    expect(shown.first).to_be_visible()
 
 
 def tap_cards(page: Page, cards: list[str], already: int = 0) -> None:
@@ -78,7 +59,7 @@ def test_use_this_count_fills_the_hand(
     page: Page, start_server: Callable[..., Any], tmp_path: Path,
     open_app: Callable[..., float],
 ) -> None:
-    game_id = seed_game(tmp_path / "data")
+    game_id = seed_game(tmp_path / "data", [])
     server = start_server(data_dir=tmp_path / "data")
     open_app(page, f"{server.url}game/{game_id}/hand", first_text="Who called?")
     page.get_by_role("button", name="Bob called").click()

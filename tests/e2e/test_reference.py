@@ -8,27 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-
-PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
-
-
-def seed_game(data_dir: Path, rules: dict[str, Any]) -> str:
-    """A stored game (Dee deals first) in a data folder, before its server starts."""
-    from scorer.store.game_store import GameStore
-
-    store = GameStore(data_dir)
-    try:
-        stored = store.create_game({"format": "tarabish-game/1", "players": PLAYERS,
-                                    "first_dealer": 3, "rules": rules, "hands": []})
-    finally:
-        store.close()
-    return stored.id
-
-
-def reads(page: Page, text: str) -> None:
-    """The text is on screen: as text, or as the label Flutter gives a group of texts."""
-    shown = page.get_by_text(text, exact=False).or_(page.get_by_label(text, exact=False))
-    expect(shown.first).to_be_visible()
+from table_steps import reads, seed_game
 
 
 def search_for(page: Page, words: str) -> None:
@@ -83,7 +63,7 @@ def test_the_games_house_rules_are_marked_and_why_comes_back(
     page: Page, start_server: Callable[..., Any], tmp_path: Path,
     open_app: Callable[..., float], screenshot: Callable[[Page, str], Path],
 ) -> None:
-    game_id = seed_game(tmp_path / "data", {"half_bait_is_bait": True, "target": 1000})
+    game_id = seed_game(tmp_path / "data", [], rules={"half_bait_is_bait": True, "target": 1000})
     server = start_server(data_dir=tmp_path / "data")
     open_app(page, f"{server.url}rules?game={game_id}", first_text="Players, partners and seats")
     expect(page.get_by_text("This game's house rules: Target score, Half-bait is bait. "
