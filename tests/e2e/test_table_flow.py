@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -16,6 +18,8 @@ from table_steps import (
     type_into,
     type_points,
 )
+
+from rules.game_file import check_game
 
 Open = Callable[..., float]
 
@@ -207,3 +211,25 @@ def test_open_a_past_game_and_read_its_sheet(
     see(page, "Reds vs Blues")
     see(page, "Reds win, 648 to 0 (target 500)")
     see(page, "4. Cid dealt · Ann called ♥")
+
+
+def test_export_a_past_game_and_delete_another(
+    page: Page, app_url: str, open_app: Open, app_server: Any
+) -> None:
+    seed_game(app_server.data_dir, [full_hand(1)], teams=["Hearts Club", "Legion"])
+    seed_game(app_server.data_dir, [full_hand(0)], teams=["Old Pals", "New Pals"])
+    open_app(page, f"{app_url}games", first_text="Past games")
+    with page.expect_download() as download:
+        tap(page, "Export Hearts Club vs Legion")
+    name = download.value.suggested_filename
+    assert name.startswith("tarabish-") and name.endswith("-hearts-club-vs-legion.json")
+    doc = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert doc["format"] == "tarabish-game/1"
+    assert doc["teams"] == ["Hearts Club", "Legion"]
+    assert check_game(doc).totals == (0, 162)  # the file replays to the same score
+
+    tap(page, "Delete Old Pals vs New Pals")
+    see(page, "Delete this game?")
+    tap(page, "Delete")
+    expect(page.get_by_text("Old Pals  162 – 0  New Pals")).to_have_count(0)
+    see(page, "Hearts Club  0 – 162  Legion")
