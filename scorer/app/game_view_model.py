@@ -29,11 +29,6 @@ class GameModel:
     def id(self) -> str:
         return self.stored.id
 
-    @property
-    def title(self) -> str:
-        teams = self.game.team_names
-        return f"{teams[0]} vs {teams[1]}"
-
     def next_hand_line(self) -> str:
         names = self.game.names
         dealer = self.replay.next_dealer

@@ -45,7 +45,3 @@ def test_winner_line_after_the_target() -> None:
     assert m.replay.winner == 0
     line = m.winner_line()
     assert line is not None and "Ann & Cid win, 648 to 0" in line
-
-
-def test_title_uses_team_names() -> None:
-    assert model([], teams=["Reds", "Blues"]).title == "Reds vs Blues"

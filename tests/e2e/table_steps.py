@@ -37,11 +37,23 @@ def reads(page: Page, text: str) -> None:
 
 
 def type_into(page: Page, label: str, text: str) -> None:
-    """Tap a text box and type (fill() sometimes misses Flet's change event)."""
+    """Tap a text box, wait for the keyboard as a person does, and type.
+
+    Flutter makes its text input when the box takes focus; keys sent before
+    that are lost (so are some of fill()'s change events). Check, and retype.
+    """
     box = page.get_by_role("textbox", name=label)
-    box.click()
-    page.keyboard.press("Control+A")
-    box.press_sequentially(text, delay=20)
+    for _attempt in range(3):
+        box.click()
+        page.wait_for_timeout(HUMAN_PAUSE_MS)
+        page.keyboard.press("Control+A")
+        page.keyboard.type(text, delay=30)
+        try:
+            expect(box).to_have_value(text, timeout=2_000)
+            return
+        except AssertionError:
+            continue
+    expect(box).to_have_value(text)
 
 
 HUMAN_PAUSE_MS = 250

@@ -208,7 +208,7 @@ def test_open_a_past_game_and_read_its_sheet(
     see(page, "Reds  648 – 0  Blues")
     see(page, "Won by Reds")
     tap(page, "Open Reds vs Blues")
-    see(page, "Reds vs Blues")
+    see(page, "Score sheet")
     see(page, "Reds win, 648 to 0 (target 500)")
     see(page, "4. Cid dealt · Ann called ♥")
 

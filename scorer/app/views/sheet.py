@@ -190,7 +190,9 @@ def sheet_view(ctx: AppContext, game_id: str) -> ft.View:
         ], spacing=4))
         body.extend(hand_row(ctx, model, r, editable) for r in reversed(replay.hands))
     else:
-        body.append(ft.Text("No hands yet. Tap Record hand when the first hand is counted.",
+        first = ("No hands yet. Tap Record hand when the first hand is counted." if editable
+                 else "No hands yet: they appear here as the table records them.")
+        body.append(ft.Text(first,
                             size=15, color=ft.Colors.ON_SURFACE_VARIANT))
     body.extend(ctx.actions.sheet_extras(model))
 
@@ -206,7 +208,8 @@ def sheet_view(ctx: AppContext, game_id: str) -> ft.View:
     if editable and replay.hands:
         body.append(ft.Row([big_button("Undo last hand", lambda _e: confirm_undo(ctx, model),
                                        icon=ft.Icons.UNDO, primary=False)]))
-    bar = app_bar(ctx, model.title, back_to="/", actions=[
+    # The teams are in the big totals; a short title leaves room for the icons.
+    bar = app_bar(ctx, "Score sheet", back_to="/", actions=[
         ft.IconButton(ft.Icons.MENU_BOOK, tooltip="Rules",
                       on_click=lambda _e: ctx.go(f"/rules?game={game_id}")),
         *ctx.actions.sheet_actions(model),
