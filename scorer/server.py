@@ -52,6 +52,13 @@ APP_DESCRIPTION = "Score keeper and rules referee for Tarabish"
 #: prefix here before using Markdown maths or Cupertino icons.
 UNUSED_FONT_PREFIXES = ("packages/flutter_math_fork/", "packages/cupertino_icons/")
 
+#: Flutter's Material Icons font, as its FontManifest asks for it (1.26 MB in the
+#: flet-web wheel), is answered with our subset (`assets/fonts/`, made by
+#: `tools/subset_fonts.py`: the icons scorer/ names plus those Flutter's own
+#: widgets draw; a few KB).
+ICON_FONT_URL = "/assets/fonts/MaterialIcons-Regular.otf"
+ICON_FONT_SUBSET = "MaterialIcons-subset.otf"
+
 #: Page files a phone fetches on its first visit, compressed as soon as the
 #: server starts (gzip first: browsers ask for brotli only over HTTPS or
 #: localhost, and the table's Wi-Fi is plain HTTP). Wasm build (Chrome) first:
@@ -60,7 +67,7 @@ UNUSED_FONT_PREFIXES = ("packages/flutter_math_fork/", "packages/cupertino_icons
 #: that Safari and Firefox load.
 WARM_PATHS = (
     "/main.dart.wasm", "/canvaskit/skwasm_heavy.wasm", "/canvaskit/skwasm.wasm",
-    "/assets/fonts/MaterialIcons-Regular.otf", "/canvaskit/skwasm_heavy.js",
+    ICON_FONT_URL, "/canvaskit/skwasm_heavy.js",
     *(f"/{path}" for path in FONTS.values()),
     "/main.dart.mjs", "/canvaskit/skwasm.js", "/flutter_bootstrap.js", "/flutter.js",
     "/assets/AssetManifest.bin.json", "/", "/python.js",
@@ -99,6 +106,20 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
         if font_manifest_etag in request.headers.get("if-none-match", ""):
             return Response(status_code=304, headers=headers)
         return Response(font_manifest, media_type="application/json", headers=headers)
+
+    icon_font = ASSETS_DIR / "fonts" / ICON_FONT_SUBSET
+    if icon_font.is_file():
+        icon_font_bytes = icon_font.read_bytes()
+        icon_font_etag = '"mi-' + hashlib.sha256(icon_font_bytes).hexdigest()[:20] + '"'
+
+        @app.api_route(ICON_FONT_URL, methods=["GET", "HEAD"], include_in_schema=False)
+        def serve_icon_font(request: Request) -> Response:
+            headers = {"ETag": icon_font_etag, "Cache-Control": "no-cache"}
+            if icon_font_etag in request.headers.get("if-none-match", ""):
+                return Response(status_code=304, headers=headers)
+            return Response(icon_font_bytes, media_type="font/otf", headers=headers)
+    else:
+        logger.warning("%s not found: serving the full Material Icons font", icon_font)
 
     app.mount(
         "/",

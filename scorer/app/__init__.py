@@ -30,12 +30,15 @@ CONFIG = AppConfig()
 # Fonts registered on every page (`page.fonts`, see `scorer.app.main`). Files
 # live in the repository's assets/ folder, which the server serves at the site
 # root. Roboto (Flet's default) has no card-suit glyphs, so text showing
-# ♠ ♥ ♦ ♣ must use `font_family=SUIT_FONT`. The Flet client downloads every
-# registered font on each first load (DejaVu Sans: 0.76 MB), so only the
-# regular face is registered; bold suit text is synthesized by Flutter.
-# fonts/DejaVuSans-Bold.ttf is bundled too: register it only if a real bold
-# face is worth another 0.7 MB per phone.
+# ♠ ♥ ♦ ♣ must use `font_family=SUIT_FONT` (the theme uses it for all text).
+# The Flet client downloads every registered font on each first load, so the
+# registered face is a subset of DejaVu Sans (48 KB instead of 0.76 MB: Latin,
+# punctuation, suits and every character of the app's texts), made by
+# `uv run python tools/subset_fonts.py`; run it again after adding a text with
+# a character outside those ranges (tests/web/test_font_subsets.py checks).
+# Bold suit text is synthesized by Flutter; fonts/DejaVuSans-Bold.ttf is
+# bundled, unregistered.
 SUIT_FONT = "DejaVu Sans"
 FONTS: dict[str, str] = {
-    SUIT_FONT: "fonts/DejaVuSans.ttf",
+    SUIT_FONT: "fonts/DejaVuSans-subset.ttf",
 }
