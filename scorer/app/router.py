@@ -12,6 +12,7 @@ import flet as ft
 
 from scorer.app.actions import game_topic
 from scorer.app.context import AppContext
+from scorer.app.theme import PAD
 from scorer.app.views.common import message_view
 from scorer.app.views.home import home_view
 from scorer.app.views.new_game import new_game_view
@@ -48,6 +49,15 @@ ROUTES: list[tuple[str, Builder]] = [
 ]
 
 
+MAX_CONTENT_WIDTH = 720
+"""On a laptop the screens keep a phone-like column in the middle."""
+
+
+def side_margin(width: float | None) -> float:
+    """Left and right margin: 16 px on a phone, more on a wide screen."""
+    return max(PAD, ((width or 0) - MAX_CONTENT_WIDTH) / 2)
+
+
 class Router:
     """Shows the screen for the page's route and keeps it fresh when the game changes."""
 
@@ -55,6 +65,7 @@ class Router:
         self.ctx = ctx
         self.route = "/"
         self.game_id: str | None = None
+        self._drawn_width: float | None = None
         self.routes = [(re.compile(f"^{pattern}$"), build)
                        for pattern, build in ROUTES + _extra_routes()]
 
@@ -72,6 +83,7 @@ class Router:
     def show(self, route: str | None = None) -> None:
         page = self.ctx.page
         self.route = route if route is not None else (page.route or "/")
+        self._drawn_width = page.width
         try:
             view = self.build(self.route)
         except Exception:  # a broken screen must not leave a phone on a blank page
@@ -79,6 +91,7 @@ class Router:
             view = message_view(self.ctx, self.route, "Something went wrong",
                                 "This screen could not be shown. Your games are safe.")
         self._follow(self._game_of(self.route))
+        view.padding = ft.Padding.symmetric(horizontal=side_margin(page.width), vertical=8)
         shown = page.views[-1] if len(page.views) == 1 else None
         if shown is not None and shown.route == view.route:
             # A redraw of the screen on show (a hand saved on another phone, dark
@@ -106,6 +119,12 @@ class Router:
         self.game_id = game_id
         if game_id is not None:
             pubsub.subscribe_topic(game_topic(game_id), self._on_game_changed)
+
+    def resized(self, width: float | None) -> None:
+        """Redraw only when the margins change (a laptop window resized, a phone turned)."""
+        if self.ctx.page.views and side_margin(width) != side_margin(self._drawn_width):
+            self.show(self.route)
+        self._drawn_width = width
 
     def _on_game_changed(self, _topic: str, game_id: str) -> None:
         self.game_changed(game_id)

@@ -33,5 +33,6 @@ def main(page: ft.Page) -> None:
 
     page.on_route_change = route_changed
     page.on_close = closed
+    page.on_resize = lambda e: router.resized(e.width)
     page.on_platform_brightness_change = lambda _e: router.show(router.route)
     router.show(page.route)
