@@ -3,6 +3,8 @@ phones that hold it."""
 
 from __future__ import annotations
 
+import base64
+
 import flet as ft
 
 from scorer.app.context import AppContext
@@ -14,13 +16,19 @@ from scorer.sharing import is_local, qr_png
 QR_SIZE = 232
 
 
+def png_data_url(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
 def share_panel(ctx: AppContext, model: GameModel) -> ft.Control:
     """QR code, address, and (for a phone with edit rights) the table code."""
     urls = ctx.actions.share_urls(model.id)
     url = urls[0]
     parts: list[ft.Control] = [
         ft.Container(
-            content=ft.Image(src=qr_png(url), width=QR_SIZE, height=QR_SIZE,
+            # A data: address, not raw bytes: on a phone's plain-HTTP LAN page
+            # Flet leaves an Image given bytes blank.
+            content=ft.Image(src=png_data_url(qr_png(url)), width=QR_SIZE, height=QR_SIZE,
                              fit=ft.BoxFit.CONTAIN, filter_quality=ft.FilterQuality.NONE,
                              semantics_label=f"QR code of {url}"),
             bgcolor=ft.Colors.WHITE, border_radius=ft.BorderRadius.all(8), padding=4,
