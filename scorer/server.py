@@ -26,6 +26,7 @@ import os
 import socket
 import sys
 import threading
+import time
 import urllib.request
 import webbrowser
 from pathlib import Path
@@ -154,6 +155,16 @@ def trimmed_font_manifest() -> bytes:
     return json.dumps(kept, indent=1).encode("utf-8")
 
 
+def wait_until_started(server: uvicorn.Server, timeout_s: float = 30.0) -> bool:
+    """Wait (in a helper thread) until the server answers; False if it is stopping."""
+    deadline = time.monotonic() + timeout_s
+    while not server.started:
+        if server.should_exit or time.monotonic() > deadline:
+            return False
+        threading.Event().wait(0.1)
+    return True
+
+
 def warm_compression(server: uvicorn.Server, base_url: str,
                      paths: tuple[str, ...] = WARM_PATHS) -> threading.Thread:
     """Once the server answers, fetch the page files the way phones will, so each
@@ -161,12 +172,8 @@ def warm_compression(server: uvicorn.Server, base_url: str,
     background). Runs in a daemon thread; failures only cost speed."""
 
     def run() -> None:
-        for _ in range(300):
-            if server.started:
-                break
-            if server.should_exit:
-                return
-            threading.Event().wait(0.1)
+        if not wait_until_started(server):
+            return
         for encoding in ("gzip", "br"):
             for path in paths:
                 if server.should_exit:
@@ -279,12 +286,8 @@ def _open_browser_later(server: uvicorn.Server, url: str) -> None:
         return
 
     def wait_and_open() -> None:
-        for _ in range(300):
-            if server.started:
-                break
-            if server.should_exit:
-                return
-            threading.Event().wait(0.1)
+        if not wait_until_started(server):
+            return
         with contextlib.suppress(Exception):
             webbrowser.open(url)
 

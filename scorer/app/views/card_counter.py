@@ -12,15 +12,14 @@ from rules.counting import CARDS_PER_TRICK, TrickCount, count_tricks
 from rules.hands import NO_TRUMP, TrumpCall
 from scorer.app.context import AppContext
 from scorer.app.theme import RADIUS, suit_color
-from scorer.app.views.common import app_bar, screen
-from scorer.app.views.run_checker import Chip, TrumpRow, icon_button
+from scorer.app.views.run_checker import Chip, TrumpRow, helper_view
 from scorer.app.widgets import (
     big_button,
     notice,
     section,
 )
 from scorer.draft import Ending
-from scorer.reference.hand_link import HandLink, link_from_query, rules_route
+from scorer.reference.hand_link import HandLink, link_from_query
 from scorer.reference.session import session_state
 
 
@@ -206,12 +205,5 @@ class CardCounter:
 
 def card_counter_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
     link = link_from_query(ctx.store, query)
-    counter = CardCounter(ctx, link)
-    counter.render(update=False)
-    route = "/count" + link.query()
-    bar = app_bar(ctx, "Card counter", back_to=link.back_route, actions=[
-        icon_button(ft.Icons.DELETE_SWEEP, "Clear all cards", lambda _e: counter.clear()),
-        icon_button(ft.Icons.MENU_BOOK, "Rules: counting",
-                    lambda _e: ctx.go(rules_route("counting", link, "count"))),
-    ])
-    return screen(route, bar, [counter.body], bottom=counter.bottom)
+    return helper_view(ctx, link, CardCounter(ctx, link), path="/count", title="Card counter",
+                       section="counting", section_title="counting")

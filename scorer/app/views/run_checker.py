@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import flet as ft
 
@@ -357,14 +358,31 @@ class RunChecker:
         return parts
 
 
+class HelperScreen(Protocol):
+    """What the run checker and the card counter have in common."""
+
+    body: ft.Column
+    bottom: ft.Column
+
+    def render(self, update: bool = True) -> None: ...
+    def clear(self) -> None: ...
+
+
+def helper_view(
+    ctx: AppContext, link: HandLink, helper: HelperScreen, *, path: str, title: str,
+    section: str, section_title: str,
+) -> ft.View:
+    """A table helper's screen: Clear, a link to its rules section, Back to the hand."""
+    helper.render(update=False)
+    bar = app_bar(ctx, title, back_to=link.back_route, actions=[
+        icon_button(ft.Icons.DELETE_SWEEP, "Clear all cards", lambda _e: helper.clear()),
+        icon_button(ft.Icons.MENU_BOOK, f"Rules: {section_title}",
+                    lambda _e: ctx.go(rules_route(section, link, path.strip("/")))),
+    ])
+    return screen(path + link.query(), bar, [helper.body], bottom=helper.bottom)
+
+
 def run_checker_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
     link = link_from_query(ctx.store, query)
-    checker = RunChecker(ctx, link)
-    checker.render(update=False)
-    route = "/check" + link.query()
-    bar = app_bar(ctx, "Run checker", back_to=link.back_route, actions=[
-        icon_button(ft.Icons.DELETE_SWEEP, "Clear all cards", lambda _e: checker.clear()),
-        icon_button(ft.Icons.MENU_BOOK, "Rules: runs",
-                    lambda _e: ctx.go(rules_route("runs", link, "check"))),
-    ])
-    return screen(route, bar, [checker.body], bottom=checker.bottom)
+    return helper_view(ctx, link, RunChecker(ctx, link), path="/check", title="Run checker",
+                       section="runs", section_title="runs")
