@@ -23,13 +23,14 @@ import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rules.cards import Card, Rank, Suit, full_deck, possible_trick_points, trick_total
 from rules.game import Game
 from rules.game_file import game_to_doc, parse_game
+from rules.hand_analysis import sequences
 from rules.hands import (
     Hand,
     Misplay,
@@ -45,6 +46,11 @@ from rules.runs import ShownRun
 FRAME_MS = 1000 / 60  # one screen refresh at 60 Hz: 16.7 ms
 PLAYERS = ("Ann", "Bob", "Cid", "Dee")
 NATURAL = list(Rank)
+
+
+def runs_in(cards: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """The maximal runs (three or more in a row, one suit) a player holds."""
+    return [group for group in sequences(cards) if len(group) >= 3]
 # HouseRules accepts targets up to 100,000; a 10,000-hand game scores about
 # 1.8 million points, so the big game is built past the validator (see big_game).
 UNREACHABLE_TARGET = 10_000_000
@@ -73,21 +79,6 @@ def _deal(rng: random.Random) -> list[list[Card]]:
     return hands
 
 
-def _sequences(cards: list[Card]) -> list[tuple[Card, ...]]:
-    found = []
-    for suit in Suit:
-        held = sorted(c.rank.natural_index for c in cards if c.suit == suit)
-        block: list[int] = []
-        for index in [*held, 99]:
-            if block and index == block[-1] + 1:
-                block.append(index)
-                continue
-            if len(block) >= 3:
-                found.append(tuple(Card(rank=NATURAL[i], suit=suit) for i in block))
-            block = [index]
-    return found
-
-
 _POSSIBLE = sorted(possible_trick_points())
 
 
@@ -98,7 +89,7 @@ def random_hand(rng: random.Random) -> Hand:
     runs = tuple(
         ShownRun(seat=seat, cards=seq)
         for seat, cards in enumerate(deal)
-        for seq in _sequences(cards)
+        for seq in runs_in(cards)
     )
     bella = None
     bells = {Card(rank=Rank.KING, suit=trump), Card(rank=Rank.QUEEN, suit=trump)}

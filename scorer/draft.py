@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 from rules.cards import Card, Suit, impossible_trick_points, possible_trick_points, trick_total
 from rules.errors import TarabishError
 from rules.game import Game
+from rules.hand_analysis import find_runs, sequences
 from rules.hands import (
     NO_TRUMP,
     Hand,
@@ -114,24 +115,12 @@ class HandDraft(BaseModel):
 
     def run_groups(self) -> tuple[tuple[int, tuple[Card, ...]], ...]:
         """Each seat's tapped cards cut into unbroken same-suit sequences."""
-        groups: list[tuple[int, tuple[Card, ...]]] = []
-        for seat in SEATS:
-            current: list[Card] = []
-            for card in self.cards_of(seat):
-                if current and (card.suit != current[-1].suit or
-                                card.rank.natural_index != current[-1].rank.natural_index + 1):
-                    groups.append((seat, tuple(current)))
-                    current = []
-                current.append(card)
-            if current:
-                groups.append((seat, tuple(current)))
-        return tuple(groups)
+        return tuple((seat, group) for seat in SEATS for group in sequences(self.cards_of(seat)))
 
     @property
     def runs(self) -> tuple[ShownRun, ...]:
         """The complete runs (three or more in a row) among the tapped cards."""
-        return tuple(ShownRun(seat=seat, cards=cards)
-                     for seat, cards in self.run_groups() if len(cards) >= 3)
+        return tuple(run for seat in SEATS for run in find_runs(self.cards_of(seat), seat))
 
     def short_groups(self) -> tuple[tuple[int, tuple[Card, ...]], ...]:
         """Tapped cards that do not make three in a row yet."""

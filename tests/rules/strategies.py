@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from rules.cards import Card, Rank, Suit, full_deck, possible_trick_points, trick_total
 from rules.game import Game
 from rules.game_file import FORMAT, game_to_doc
+from rules.hand_analysis import sequences
 from rules.hands import (
     NO_TRUMP,
     CalledHand,
@@ -39,6 +40,11 @@ from rules.scoring import rule_hand
 
 DECK: tuple[Card, ...] = full_deck()
 NATURAL = list(Rank)
+
+
+def runs_in(cards: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """The maximal runs (three or more in a row, one suit) a player holds."""
+    return [group for group in sequences(cards) if len(group) >= 3]
 NEVER_WON = 100_000  # the highest target HouseRules accepts; 10 hands never reach it
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo")
 
@@ -105,22 +111,6 @@ def deals(draw: st.DrawFn) -> Deal:
     return tuple(tuple(hand) for hand in hands)
 
 
-def sequences_in(cards: Sequence[Card]) -> list[tuple[Card, ...]]:
-    """The maximal runs (three or more in a row, one suit) in a player's cards."""
-    found: list[tuple[Card, ...]] = []
-    for suit in Suit:
-        held = sorted(c.rank.natural_index for c in cards if c.suit == suit)
-        block: list[int] = []
-        for index in [*held, 99]:
-            if block and index == block[-1] + 1:
-                block.append(index)
-                continue
-            if len(block) >= 3:
-                found.append(tuple(Card(rank=NATURAL[i], suit=suit) for i in block))
-            block = [index]
-    return found
-
-
 def holder_of_bella(deal: Deal, trump: Suit) -> int | None:
     king, queen = Card(rank=Rank.KING, suit=trump), Card(rank=Rank.QUEEN, suit=trump)
     for seat, cards in enumerate(deal):
@@ -138,7 +128,7 @@ def shown_runs(draw: st.DrawFn, deal: Deal) -> tuple[ShownRun, ...]:
     runs = [
         ShownRun(seat=seat, cards=seq)
         for seat, cards in enumerate(deal)
-        for seq in sequences_in(cards)
+        for seq in runs_in(cards)
         if draw(st.integers(0, 3)) > 0
     ]
     return tuple(draw(st.permutations(runs))) if runs else ()
