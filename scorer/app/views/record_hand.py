@@ -31,6 +31,7 @@ from scorer.draft import (
     CallerOption,
     Ending,
     HandDraft,
+    Preview,
     caller_options,
     preview_draft,
     trump_options,
@@ -339,10 +340,9 @@ class RecordHand:
                                         icon=ft.Icons.CALCULATE, primary=False, height=48)]))
         return ft.Column(parts, spacing=10)
 
-    def _preview(self) -> ft.Control:
+    def _preview(self, shown: Preview) -> ft.Control:
         """The ruling so far, in a box of fixed height: a box that grew as digits
         are typed would move the number pad under the thumb."""
-        shown = preview_draft(self.model.game, self.draft, self.index)
         ruling = shown.result.ruling if shown.result and shown.ready else None
         if self.problem or ruling is None:
             return self._preview_box(
@@ -382,11 +382,11 @@ class RecordHand:
 
     def bottom_controls(self) -> list[ft.Control]:
         """Pinned under the screen: the ruling so far, then Save."""
-        return [ft.Column([self._preview(), ft.Row([self._save_control()])], spacing=8,
-                          expand=True)]
+        shown = preview_draft(self.model.game, self.draft, self.index)  # once per redraw
+        return [ft.Column([self._preview(shown), ft.Row([self._save_control(shown.ready)])],
+                          spacing=8, expand=True)]
 
-    def _save_control(self) -> ft.Control:
-        ready = preview_draft(self.model.game, self.draft, self.index).ready
+    def _save_control(self, ready: bool) -> ft.Control:
         label = "Save hand" if self.index is None else f"Save hand {self.index + 1}"
         return self.keep.control(
             "save",
