@@ -30,6 +30,17 @@ LAN_HOST = "tarabish.test"
 """A name only our browser resolves, to 127.0.0.1: a LAN-like origin on loopback."""
 
 
+def reload_sizes(page: Page, sizes: Callable[[Page], dict[str, int]]) -> dict[str, int]:
+    """Reload the tab as a player would and return the bytes fetched by URL."""
+    page.reload(wait_until="commit")
+    page.wait_for_selector("flt-semantics-placeholder", state="attached")
+    page.eval_on_selector("flt-semantics-placeholder", "e => e.click()")
+    expect(page.get_by_role("button", name="New game")).to_be_visible(timeout=30_000)
+    page.wait_for_selector("flt-scene canvas", state="attached")
+    page.wait_for_load_state("networkidle")
+    return sizes(page)
+
+
 def test_first_load_and_reload_are_light(
     new_context: Callable[..., BrowserContext], start_server: Callable[..., Any],
     open_app: Callable[..., float], page_resource_sizes: Callable[[Page], dict[str, int]],
@@ -40,13 +51,7 @@ def test_first_load_and_reload_are_light(
     page.wait_for_load_state("networkidle")  # the suit font comes after the first frame
     first = page_resource_sizes(page)
 
-    page.reload(wait_until="commit")
-    page.wait_for_selector("flt-semantics-placeholder", state="attached")
-    page.eval_on_selector("flt-semantics-placeholder", "e => e.click()")
-    expect(page.get_by_role("button", name="New game")).to_be_visible(timeout=30_000)
-    page.wait_for_selector("flt-scene canvas", state="attached")
-    page.wait_for_load_state("networkidle")
-    reload = page_resource_sizes(page)
+    reload = reload_sizes(page, page_resource_sizes)
 
     tab = page.context.new_page()  # a new tab: a new session, same browser cache
     tab_s = open_app(tab, server.url)
@@ -99,13 +104,7 @@ def test_lan_like_first_load_and_reload_are_light(
         assert encodings["/main.dart.wasm"] == "gzip", encodings
         assert "br" not in encodings.values()
 
-        page.reload(wait_until="commit")
-        page.wait_for_selector("flt-semantics-placeholder", state="attached")
-        page.eval_on_selector("flt-semantics-placeholder", "e => e.click()")
-        expect(page.get_by_role("button", name="New game")).to_be_visible(timeout=30_000)
-        page.wait_for_selector("flt-scene canvas", state="attached")
-        page.wait_for_load_state("networkidle")
-        reload = page_resource_sizes(page)
+        reload = reload_sizes(page, page_resource_sizes)
     finally:
         browser.close()
 
