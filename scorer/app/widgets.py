@@ -39,10 +39,6 @@ def big_button(
     )
 
 
-def full_width(control: ft.Control) -> ft.Row:
-    return ft.Row([control], expand=False)
-
-
 class Keep:
     """The tappable controls of one screen, reused from one redraw to the next.
 
