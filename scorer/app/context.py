@@ -25,6 +25,8 @@ class AppContext:
     drafts: dict[str, HandDraft] = field(default_factory=dict)
     """Hands being entered, by game id and hand index, so a detour to the run
     checker or the card counter does not lose the taps."""
+    open_panels: set[str] = field(default_factory=set)
+    """Parts of screens a player opened (e.g. the race chart), kept across redraws."""
     actions: TableActions = field(init=False)
     _awake: bool = False
     router_refresh: Callable[[], None] = lambda: None

@@ -9,6 +9,8 @@ from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import BAIT, RADIUS
 from scorer.app.views.common import app_bar, message_view, screen
+from scorer.app.views.race_chart import race_panel
+from scorer.app.views.summary_card import summary_card
 from scorer.app.widgets import big_button, notice
 from scorer.store.errors import StoreError
 
@@ -163,9 +165,8 @@ def sheet_view(ctx: AppContext, game_id: str) -> ft.View:
         return message_view(ctx, route, "Game not found", str(exc))
     replay = model.replay
     body: list[ft.Control] = [sheet_header(model)]
-    winner = model.winner_line()
-    if winner:
-        body.append(notice(winner, icon=ft.Icons.EMOJI_EVENTS))
+    if replay.winner is not None:
+        body.append(summary_card(model))
     else:
         forced = model.forced_line()
         if forced:
@@ -173,6 +174,8 @@ def sheet_view(ctx: AppContext, game_id: str) -> ft.View:
         if replay.winner_reason is not None:
             body.append(notice(replay.winner_reason.text))
         body.append(ft.Text(model.next_hand_line(), size=16, weight=ft.FontWeight.W_600))
+    if replay.hands:
+        body.append(race_panel(ctx, model))
     bad = replay.invalid_hands
     if bad:
         numbers = ", ".join(str(r.number) for r in bad)

@@ -1,0 +1,50 @@
+"""The race chart and the end-of-game card on the score sheet, as a player sees them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+from table_steps import reads, see, seed_game, tap
+
+HANDS = json.loads((Path(__file__).parents[1] / "data" / "won_game.json")
+                   .read_text(encoding="utf-8"))["hands"]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", [(390, 844), (360, 640)], ids=["390x844", "360x640"])
+def test_race_chart_and_summary_card(
+    new_context: Callable[..., BrowserContext], app_url: str, app_server: Any,
+    open_app: Callable[..., float], screenshot: Callable[[Page, str], Path],
+    scheme: str, size: tuple[int, int],
+) -> None:
+    width, height = size
+    page = new_context(color_scheme=scheme).new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    tag = f"{width}x{height}-{scheme}"
+    game = seed_game(app_server.data_dir, HANDS, rules={"forced_at": 400})
+    open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
+
+    # The game is won: the card says by whom, by how much, and how each side called.
+    see(page, "Ann & Cid win, 508 to 423 (target 500)")
+    see(page, "By 85 points, in 6 hands.")
+    see(page, "3 calls: 2 made, 1 half-bait, 0 baits · runs 0 · 1 bella")
+    see(page, "3 calls: 2 made, 0 half-baits, 1 bait · runs 20 · 0 bellas")
+    see(page, "Best hand: hand 2, Ann & Cid scored 162")
+    screenshot(page, f"sheet-won-{tag}")
+
+    # The chart is closed until asked for, then shows all six hands and the marks.
+    expect(page.get_by_label("Race chart", exact=False)).to_have_count(0)
+    tap(page, "Show the race")
+    reads(page, "Race chart: 6 hands, Ann & Cid 508, Bob & Dee 423, target 500, "
+                "1 bait and 1 half-bait marked")
+    see(page, "forced over 400")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.get_by_text("✕ bait", exact=False).scroll_into_view_if_needed()
+    screenshot(page, f"race-chart-{tag}")
+    tap(page, "Hide the race")
+    expect(page.get_by_label("Race chart", exact=False)).to_have_count(0)
