@@ -264,6 +264,12 @@ def open_app_page(
     return time.perf_counter() - start
 
 
+#: A page Flutter has not painted yet is one colour: a PNG of a few KB (2.7 KB at
+#: 390x844). Text reads by its semantics before the first paint, so a shot taken
+#: right after is blank twice in a row unless blank shots are not taken as settled.
+BLANK_PNG_BYTES = 4_096
+
+
 def save_screenshot(page: Page, name: str, settle_ms: int = 5_000) -> Path:
     """Save the page as test-artifacts/screenshots/NAME.png; returns the path.
 
@@ -277,7 +283,7 @@ def save_screenshot(page: Page, name: str, settle_ms: int = 5_000) -> Path:
     while time.monotonic() < deadline:
         page.wait_for_timeout(150)
         again = page.screenshot()
-        if again == shot:
+        if again == shot and len(shot) > BLANK_PNG_BYTES:
             break
         shot = again
     path.write_bytes(shot)

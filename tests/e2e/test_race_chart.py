@@ -32,8 +32,8 @@ def test_race_chart_and_summary_card(
     # The game is won: the card says by whom, by how much, and how each side called.
     see(page, "Ann & Cid win, 508 to 423 (target 500)")
     see(page, "By 85 points, in 6 hands.")
-    see(page, "3 calls: 2 made, 1 half-bait, 0 baits · runs 0 · 1 bella")
-    see(page, "3 calls: 2 made, 0 half-baits, 1 bait · runs 20 · 0 bellas")
+    see(page, "3 calls: 2 made, 1 half-bait, 0 baits · 0 in runs · 1 bella")
+    see(page, "3 calls: 2 made, 0 half-baits, 1 bait · 20 in runs · 0 bellas")
     see(page, "Best hand: hand 2, Ann & Cid scored 162")
     screenshot(page, f"sheet-won-{tag}")
 

@@ -14,10 +14,10 @@ def _plural(count: int, word: str) -> str:
 
 
 def team_line(record: TeamRecord) -> str:
-    """`5 calls: 3 made, 1 half-bait, 1 bait · runs 70 · 2 bellas`"""
+    """`5 calls: 3 made, 1 half-bait, 1 bait · 70 in runs · 2 bellas`"""
     parts = [f"{_plural(record.calls, 'call')}: {record.made} made, "
              f"{_plural(record.half_baits, 'half-bait')}, {_plural(record.baits, 'bait')}"]
-    parts.append(f"runs {record.run_points}")
+    parts.append(f"{record.run_points} in runs")
     parts.append(_plural(record.bellas, "bella"))
     return " · ".join(parts)
 
