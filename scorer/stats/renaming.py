@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rules.game import MAX_NAME_LENGTH
+from pydantic import ValidationError
+
+from rules.game import MAX_NAME_LENGTH, Game
+from rules.messages import explain
 from rules.stats import player_key
 from scorer.store import GameNotFound, GameStore, InvalidGame, StaleRevision
 
@@ -39,6 +42,7 @@ def rename_player(store: GameStore, old: str, new: str) -> RenameResult:
         raise RenameError("The new name is blank: type the name to use.")
     if len(new_name) > MAX_NAME_LENGTH:
         raise RenameError(f"'{new_name}' is too long: keep names to {MAX_NAME_LENGTH} letters.")
+    _check_name(new_name)
     key = player_key(old)
     games = [s.id for s in store.list_games() if any(player_key(p) == key for p in s.players)]
     if not games:
@@ -51,6 +55,16 @@ def rename_player(store: GameStore, old: str, new: str) -> RenameResult:
         elif problem:
             result.skipped.append((game_id, problem))
     return result
+
+
+def _check_name(name: str) -> None:
+    """Whatever else a game asks of a player's name, asked once before any game changes."""
+    others = ("Seat 2", "Seat 3", "Seat 4", "Seat 5")
+    fillers = [f for f in others if player_key(f) != player_key(name)]
+    try:
+        Game(players=(name, fillers[0], fillers[1], fillers[2]))
+    except ValidationError as e:
+        raise RenameError(f"'{name}' cannot be a player's name: {explain(e)}") from e
 
 
 def _rename_in_game(store: GameStore, game_id: str, key: str, new_name: str) -> str | None:
