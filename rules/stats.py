@@ -273,8 +273,9 @@ def compute_stats(games: Sequence[PlayedGame], wanted: StatsFilter | None = None
             row = players.setdefault(keys[seat], dict.fromkeys(_SUMMED, 0))
             row["games"] += 1
             row["wins"] += int(finished and team_of(seat) == facts.winner)
-            for field, value in facts.seats[seat]:
-                row[field] += value
+            seat_facts = facts.seats[seat]
+            for field in _SEAT_FIELDS:
+                row[field] += getattr(seat_facts, field)
         teams = (_pair(keys[0], keys[2]), _pair(keys[1], keys[3]))
         for team, pair in enumerate(teams):
             if not _pair_counts(pair, keys, seats, wanted):
@@ -308,7 +309,8 @@ def compute_stats(games: Sequence[PlayedGame], wanted: StatsFilter | None = None
     )
 
 
-_SUMMED = ("games", "wins", *SeatFacts.model_fields)
+_SEAT_FIELDS = tuple(SeatFacts.model_fields)
+_SUMMED = ("games", "wins", *_SEAT_FIELDS)
 
 
 def _pair_counts(
