@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from rules.stats import PlayedGame, Stats, StatsFilter, compute_stats
+from rules.stats import PlayedGame, Stats, StatsFilter, compute_stats, display_names
 from scorer.stats.cache import FactsCache
 from scorer.stats.facts import facts_of_doc
 from scorer.store import GameNotFound, GameStore
@@ -56,6 +56,10 @@ class StatsService:
     def stats(self, wanted: StatsFilter | None = None) -> Stats:
         """The figures for the games and seats `wanted` picks (all by default)."""
         return compute_stats(self.played_games(), wanted)
+
+    def player_names(self) -> list[str]:
+        """Every player's name as shown (for a filter's choices), in name order."""
+        return sorted(display_names(self.played_games()).values(), key=str.casefold)
 
 
 def load_stats(store: GameStore, wanted: StatsFilter | None = None) -> Stats:

@@ -96,6 +96,7 @@ def test_rename_merges_two_spellings_with_a_revision_each(tmp_path: Path) -> Non
     assert after.revision == before.revision + 1
     assert after.doc["hands"] == before.doc["hands"]
     assert store.get_game(g3.id).revision == g3.revision  # not at that table
+    assert StatsService(store).player_names() == ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus"]
     ann = by_name(StatsService(store).stats())["Ann"]
     assert (ann.games, ann.calls, ann.made) == (2, 2, 2)
     assert "annie" not in by_name(StatsService(store).stats())
