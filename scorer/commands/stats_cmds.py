@@ -77,7 +77,7 @@ def run_stats(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats.contract(), indent=2, ensure_ascii=False))
     else:
-        print(format_stats(stats))
+        print(format_stats(stats, wanted))
     return EXIT_OK
 
 
