@@ -18,7 +18,7 @@ from faults import failing_writes, snapshot
 
 from scorer.app.actions import TableActions
 from scorer.app.game_view_model import GameModel
-from scorer.rights import get_rights
+from scorer.rights import TableCodes, get_rights
 from scorer.store import GameStore
 from scorer.store.errors import StoreError
 
@@ -82,3 +82,24 @@ def test_starting_a_game_on_a_full_disk_keeps_no_half_made_rights(
         # Memory agrees with the disk: no code that a restart would forget.
         assert get_rights(data).code(game) is None
         assert get_rights(data).unclaimed(game)
+
+
+def test_a_session_starts_on_a_full_disk_with_damaged_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What every page session opens (the store, the table codes) must open when
+    nothing can be written: not even the damaged files can be moved aside."""
+    data = tmp_path / "data"
+    with GameStore(data) as store:
+        game = store.create_game(game_doc(1)).id
+    (data / "index.json").write_text("{torn")
+    (data / "table_codes.json").write_text("{torn")
+    before = snapshot(data)
+    with failing_writes(monkeypatch, data, errno.ENOSPC) as refused:
+        opened = GameStore(data)
+        assert [s.id for s in opened.list_games()] == [game]
+        codes = TableCodes(data)
+        assert codes.code(game) is None
+        opened.close()
+    assert refused
+    assert snapshot(data) == before
