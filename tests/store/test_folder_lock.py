@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import game_doc
 from fastapi.testclient import TestClient
+from faults import failing_writes
 
 from scorer.app import CONFIG, store_access
 from scorer.cli import main
@@ -218,6 +219,12 @@ def test_the_server_takes_imports_only_with_its_key(
     assert bad.status_code == 400 and "Nothing was imported" in bad.json()["error"]
     deep = client.post(IMPORT_PATH, content=b"[" * 100_000, headers={KEY_HEADER: "k" * 43})
     assert deep.status_code == 400
+    assert GameStore(data, read_only=True).list_games() == []
+
+    with failing_writes(monkeypatch, data):
+        full = client.post(IMPORT_PATH, json=body, headers={KEY_HEADER: "k" * 43})
+    assert full.status_code == 507
+    assert full.json() == {"error": "The disk is full: nothing was saved."}
     assert GameStore(data, read_only=True).list_games() == []
 
     ok = client.post(IMPORT_PATH, json=body, headers={KEY_HEADER: "k" * 43})
