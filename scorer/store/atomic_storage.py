@@ -10,6 +10,7 @@ A reader therefore sees either the old file or the new one, never a mix.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import logging
 import os
@@ -53,6 +54,16 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def write_all(fd: int, data: bytes) -> None:
+    """os.write until all of `data` is written (a short write is not an error)."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:  # never seen on a regular file; do not spin if it happens
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view = view[written:]
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Replace `path` with `data` so that a crash leaves the old or the new file, whole.
 
@@ -64,9 +75,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     tmp = Path(tmp_name)
     try:
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+            write_all(fd, data)
             _fsync_file(fd)
         finally:
             os.close(fd)

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from scorer.store.atomic_storage import write_all
 from scorer.store.errors import StoreError
 
 logger = logging.getLogger(__name__)
@@ -236,9 +237,7 @@ def _write_note(fd: int, holder: Holder) -> None:
     try:
         os.ftruncate(fd, 0)
         os.lseek(fd, 0, os.SEEK_SET)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        write_all(fd, data)
     except OSError as exc:
         logger.warning("could not write who holds the data folder (%s)", exc.strerror)
 
