@@ -21,7 +21,7 @@ from typing import Any
 
 from scorer.local_import import HandOffFailed, hand_to_server
 from scorer.paths import resolve_data_dir
-from scorer.store import GameNotFound, GameStore, GameSummary, InvalidGame
+from scorer.store import GameNotFound, GameStore, GameSummary, InvalidGame, folder_lock
 from scorer.store.atomic_storage import atomic_write_bytes
 from scorer.store.errors import NotSaved
 from scorer.store.folder_lock import FolderBusy
@@ -128,15 +128,26 @@ def run_import(args: argparse.Namespace) -> int:
 def _open_for_writing(args: argparse.Namespace) -> GameStore:
     """The store with the folder's lock; waits a little for another `import` to finish,
     never for a server (raises FolderBusy)."""
+    where = resolve_data_dir(getattr(args, "data_dir", None))
     deadline = time.monotonic() + BUSY_WAIT_S
     while True:
         try:
-            return open_store(args, read_only=False)
+            # Taken first so that the lock file names this command; the store shares it.
+            lease = folder_lock.acquire(where, "tarabish import")
         except FolderBusy as busy:
             server = busy.holder is not None and busy.holder.key is not None
             if server or time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
+            continue
+        except OSError as e:
+            print(f"tarabish: cannot use the data folder {where} ({e.strerror or e})",
+                  file=sys.stderr)
+            raise NoStore from e
+        try:
+            return open_store(args, read_only=False)
+        finally:
+            lease.release()
 
 
 def _hand_off(busy: FolderBusy, docs: list[dict[str, Any]]) -> int:

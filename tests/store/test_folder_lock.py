@@ -5,6 +5,7 @@ and a lock left by a killed process blocks nobody."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -259,3 +260,26 @@ def test_lock_file_is_private(tmp_path: Path) -> None:
     """It carries the key that lets `import` hand games to the server."""
     GameStore(tmp_path).close()
     assert (tmp_path / LOCK_FILE).stat().st_mode & 0o077 == 0
+
+
+def test_a_running_import_names_itself_to_other_writers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    game_file = tmp_path / "g.json"
+    game_file.write_text(json.dumps(game_doc(1)), encoding="utf-8")
+    real = GameStore.create_games
+    seen: list[str] = []
+
+    def create_games(store: GameStore, docs: list[dict[str, object]]) -> object:
+        other = subprocess.run(
+            [sys.executable, "-c", "import sys; from pathlib import Path; "
+             "from scorer.store import GameStore; GameStore(Path(sys.argv[1]))", str(data)],
+            cwd=REPO, capture_output=True, text=True, timeout=60)
+        seen.append(other.stderr)
+        return real(store, docs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(GameStore, "create_games", create_games)
+    assert main(["import", str(game_file), "--data-dir", str(data)]) == 0
+    assert f"in use by tarabish import (process {os.getpid()}, since " in seen[0]
+    assert len(capsys.readouterr().out.split()) == 1
