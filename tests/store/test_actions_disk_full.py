@@ -68,7 +68,7 @@ def test_saving_a_hand_on_a_full_disk_says_so(tmp_path: Path,
     assert len(store.get_game(game).doc["hands"]) == 2
 
 
-def test_starting_a_game_on_a_full_disk_keeps_no_half_made_rights(
+def test_starting_a_game_on_a_full_disk_leaves_no_half_made_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     data = tmp_path / "data"
@@ -81,7 +81,8 @@ def test_starting_a_game_on_a_full_disk_keeps_no_half_made_rights(
         assert str(caught.value) == DISK_FULL
         # Memory agrees with the disk: no code that a restart would forget.
         assert get_rights(data).code(game) is None
-        assert get_rights(data).unclaimed(game)
+    # And no game without its code is left over: nothing was saved, as it said.
+    assert store.list_games() == []
 
 
 def test_a_session_starts_on_a_full_disk_with_damaged_files(
