@@ -23,6 +23,7 @@ import ipaddress
 import json
 import logging
 import os
+import secrets
 import socket
 import sys
 import threading
@@ -35,6 +36,10 @@ import uvicorn
 from fastapi import FastAPI, Request, Response
 
 from scorer.app import CONFIG, FONTS
+from scorer.local_import import IMPORT_PATH, handle_import
+from scorer.paths import resolve_data_dir
+from scorer.store import folder_lock
+from scorer.store.folder_lock import FolderBusy, FolderLease
 from scorer.web.compression import CompressedCache, CompressionMiddleware
 
 logger = logging.getLogger(__name__)
@@ -107,6 +112,14 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
         if font_manifest_etag in request.headers.get("if-none-match", ""):
             return Response(status_code=304, headers=headers)
         return Response(font_manifest, media_type="application/json", headers=headers)
+
+    @app.post(IMPORT_PATH, include_in_schema=False)
+    async def local_import(request: Request) -> Response:
+        # `tarabish import` while this server holds the data folder (needs the
+        # key from the lock file; see scorer.local_import).
+        from scorer.app.store_access import get_store
+
+        return await handle_import(request, CONFIG.import_key, get_store)
 
     icon_font = ASSETS_DIR / "fonts" / ICON_FONT_SUBSET
     if icon_font.is_file():
@@ -300,7 +313,31 @@ def serve(
     data_dir: str | os.PathLike[str] | None = None,
     open_browser: bool = True,
 ) -> int:
-    """Run the table server until Ctrl-C (or SIGTERM); returns the exit code."""
+    """Run the table server until Ctrl-C (or SIGTERM); returns the exit code.
+
+    Refuses to start while another process writes the same data folder (the
+    folder's lock, `scorer.store.folder_lock`), naming that process.
+    """
+    where = resolve_data_dir(None if data_dir is None else os.fspath(data_dir))
+    try:
+        lease = folder_lock.acquire(where, "the table server")
+    except FolderBusy as busy:
+        print(f"tarabish: {busy}", file=sys.stderr)
+        print("Only one server may use a data folder: stop that one first, or give this "
+              "one another --data-dir.", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"tarabish: cannot use the data folder {where} ({exc.strerror or exc})",
+              file=sys.stderr)
+        return 1
+    try:
+        return _serve_holding(lease, host, port, open_browser)
+    finally:
+        lease.release()
+
+
+def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool) -> int:
+    """`serve`, once the data folder's lock is held."""
     try:
         sock = _bind(host, port)
     except OSError as exc:
@@ -311,7 +348,16 @@ def serve(
         return 1
     port = sock.getsockname()[1]
 
-    app = build_app(data_dir)
+    app = build_app(lease.folder)
+    try:
+        from scorer.app.store_access import get_store
+
+        store = get_store()  # now, so a folder that cannot be used is said at once
+    except OSError as exc:
+        sock.close()
+        print(f"tarabish: cannot use the data folder {lease.folder} "
+              f"({exc.strerror or exc})", file=sys.stderr)
+        return 1
     config = uvicorn.Config(
         app,
         log_level="warning",
@@ -331,8 +377,11 @@ def serve(
     for url in urls:
         print(f"  {url}", flush=True)
     print_qr(urls)
-    if CONFIG.data_dir is not None:
-        print(f"Games are stored in {CONFIG.data_dir}", flush=True)
+    print(f"Games are stored in {lease.folder}", flush=True)
+    for problem in store.problems:
+        print(f"  {problem}", flush=True)
+    if not lease.locked:
+        print("  This folder cannot be written: games can be read, not saved.", flush=True)
     print("Press Ctrl-C to stop.", flush=True)
 
     if open_browser:
@@ -340,7 +389,10 @@ def serve(
     local_host = "127.0.0.1" if host in ("", "0.0.0.0", "*", "localhost") else host
     if ":" in local_host:
         local_host = f"[{local_host}]"
-    warm_compression(server, f"http://{local_host}:{port}/")
+    local_url = f"http://{local_host}:{port}/"
+    CONFIG.import_key = secrets.token_urlsafe(32)
+    lease.describe(address=local_url, key=CONFIG.import_key)
+    warm_compression(server, local_url)
 
     try:
         asyncio.run(server.serve(sockets=[sock]))

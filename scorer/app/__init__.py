@@ -24,6 +24,10 @@ class AppConfig:
     then every LAN address), for the "Share this game" QR code. Empty when the
     app is served some other way: the page's own address is used then."""
 
+    import_key: str | None = None
+    """Secret that `tarabish import` must send to hand games to this server
+    (`scorer.local_import`); None refuses every such request."""
+
 
 CONFIG = AppConfig()
 

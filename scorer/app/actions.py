@@ -9,6 +9,7 @@ save and undo, not only by hiding buttons.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import secrets
@@ -20,6 +21,7 @@ import flet as ft
 from scorer.app import CONFIG
 from scorer.rights import NotAllowed, TableRights, get_rights
 from scorer.sharing import game_url, share_bases
+from scorer.store.errors import NotSaved, StoreError
 from scorer.store.models import StoredGame
 
 if TYPE_CHECKING:
@@ -112,8 +114,17 @@ class TableActions:
         raise NotAllowed()
 
     def game_created(self, game_id: str) -> str:
-        """The phone that started a game holds it: give the game its table code."""
-        return self.rights.start(game_id, self._device())
+        """The phone that started a game holds it: give the game its table code.
+
+        If the code cannot be saved (disk full), the new game is deleted again:
+        the player reads "nothing was saved", so nothing may be left over.
+        """
+        try:
+            return self.rights.start(game_id, self._device())
+        except NotSaved:
+            with contextlib.suppress(StoreError):
+                self.ctx.store.delete_game(game_id)
+            raise
 
     def enter_code(self, game_id: str, code: str) -> None:
         """Grant edit rights for a right code; raises WrongCode / TooManyTries."""

@@ -1,4 +1,11 @@
-"""`tarabish import`, `export` and `games`: move games in and out of the store."""
+"""`tarabish import`, `export` and `games`: move games in and out of the store.
+
+`games` and `export` only read (a read-only store: no lock, no writes), so they
+work beside a running server, on a full disk and in a read-only folder.
+`import` writes, so it takes the data folder's lock; while a table server
+holds it, the games are handed to that server (see `scorer.local_import`),
+which stores them itself, so one process alone writes the folder.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +13,25 @@ import argparse
 import functools
 import json
 import sys
+import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from scorer.local_import import HandOffFailed, hand_to_server
 from scorer.paths import resolve_data_dir
-from scorer.store import GameNotFound, GameStore, GameSummary, InvalidGame
+from scorer.store import GameNotFound, GameStore, GameSummary, InvalidGame, folder_lock
 from scorer.store.atomic_storage import atomic_write_bytes
+from scorer.store.errors import NotSaved
+from scorer.store.folder_lock import FolderBusy
 from scorer.store.validation import validate_doc
 
 EXIT_OK = 0
 EXIT_FAILED = 1  # nothing wrong with the input, but it could not be done
 EXIT_BAD_INPUT = 2  # a bad file or argument; nothing was changed
+EXIT_NOT_SAVED = 2  # the disk is full or read-only; nothing was changed
+BUSY_WAIT_S = 5.0  # how long an import waits for another import to finish
 
 
 def register(sub: Any) -> None:
@@ -59,11 +72,14 @@ class NoStore(Exception):
     """The data folder cannot be used (permissions, not a folder...); already reported."""
 
 
-def open_store(args: argparse.Namespace) -> GameStore:
-    """The store in the chosen data folder; start-up problems go to stderr."""
+def open_store(args: argparse.Namespace, *, read_only: bool = True) -> GameStore:
+    """The store in the chosen data folder; start-up problems go to stderr.
+
+    For writing (`read_only=False`) it may raise FolderBusy.
+    """
     where = resolve_data_dir(getattr(args, "data_dir", None))
     try:
-        store = GameStore(where)
+        store = GameStore(where, read_only=read_only)
     except OSError as e:
         print(f"tarabish: cannot use the data folder {where} ({e.strerror or e})",
               file=sys.stderr)
@@ -97,9 +113,58 @@ def run_import(args: argparse.Namespace) -> int:
     if len(docs) != len(args.files):
         print("Nothing was imported.", file=sys.stderr)
         return EXIT_BAD_INPUT
-    with open_store(args) as store:
-        for doc in docs:
-            print(store.create_game(doc).id)
+    try:
+        store = _open_for_writing(args)
+    except FolderBusy as busy:
+        return _hand_off(busy, docs)
+    with store:
+        try:
+            ids = [game.id for game in store.create_games(docs)]
+        except NotSaved as e:
+            print(f"tarabish: {e}", file=sys.stderr)
+            return EXIT_NOT_SAVED
+        except InvalidGame as e:  # checked above; only a changed rules engine gets here
+            print(f"tarabish: {e} Nothing was imported.", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    for game_id in ids:
+        print(game_id)
+    return EXIT_OK
+
+
+def _open_for_writing(args: argparse.Namespace) -> GameStore:
+    """The store with the folder's lock; waits a little for another `import` to finish,
+    never for a server (raises FolderBusy)."""
+    where = resolve_data_dir(getattr(args, "data_dir", None))
+    deadline = time.monotonic() + BUSY_WAIT_S
+    while True:
+        try:
+            # Taken first so that the lock file names this command; the store shares it.
+            lease = folder_lock.acquire(where, "tarabish import")
+        except FolderBusy as busy:
+            server = busy.holder is not None and busy.holder.key is not None
+            if server or time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+            continue
+        except OSError as e:
+            print(f"tarabish: cannot use the data folder {where} ({e.strerror or e})",
+                  file=sys.stderr)
+            raise NoStore from e
+        try:
+            return open_store(args, read_only=False)
+        finally:
+            lease.release()
+
+
+def _hand_off(busy: FolderBusy, docs: list[dict[str, Any]]) -> int:
+    """Give the games to the server holding the folder; it stores them."""
+    try:
+        ids = hand_to_server(busy, docs)
+    except HandOffFailed as e:
+        print(f"tarabish: {e}", file=sys.stderr)
+        return e.exit_code
+    for game_id in ids:
+        print(game_id)
     return EXIT_OK
 
 

@@ -9,6 +9,12 @@ must never carry the code). Every change rewrites it atomically
 (`atomic_write_bytes`); an unreadable file is moved to DATA/damaged/ and the
 server starts with no codes (the games themselves are untouched, and a game
 nobody holds can be taken over from its sheet).
+
+Only one process writes the file: the one holding the data folder's lock
+(`scorer.store.folder_lock`). Inside it, every TableCodes on the same file
+shares one lock, and picks up what another one saved before it changes
+anything (`_SharedLock`), so no change is lost to last-writer-wins. A change
+that cannot be written (disk full) raises NotSaved and is forgotten.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from scorer.store.atomic_storage import (
     move_aside,
     read_json_file,
 )
-from scorer.store.errors import DamagedFile, StoreError
+from scorer.store.errors import DamagedFile, StoreError, not_saved
 
 logger = logging.getLogger(__name__)
 
@@ -64,8 +70,11 @@ class TableCodes:
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = Path(data_dir)
         self.path = self.data_dir / CODES_FILE
-        self._lock = threading.Lock()
-        self._games: dict[str, dict[str, Any]] = self._load()
+        self._lock = _SharedLock(self)
+        self._generation = -1  # forces the first load, under the shared lock
+        self._games: dict[str, dict[str, Any]] = {}
+        with self._lock:  # entering the lock loads the file
+            pass
 
     # -- reading ---------------------------------------------------------
 
@@ -144,16 +153,62 @@ class TableCodes:
         except FileNotFoundError:
             return {}
         except DamagedFile as exc:
-            moved = move_aside(self.path, self.data_dir / "damaged")
-            logger.warning("%s; kept as %s. Table codes start afresh.", exc, moved)
+            try:
+                kept = f"kept as {move_aside(self.path, self.data_dir / 'damaged')}"
+            except OSError:  # full disk, read-only folder: reading must still work
+                kept = "left where it is"
+            logger.warning("%s; %s. Table codes start afresh.", exc, kept)
             return {}
 
     def _save(self) -> None:
         """Write the file; the caller holds the lock."""
         doc = {"format": FORMAT, "games": self._games}
         data = json.dumps(doc, indent=1, sort_keys=True).encode("utf-8")
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(self.path, data)
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(self.path, data)
+        except OSError as exc:
+            self._games = self._load()  # forget the change that was not saved
+            raise not_saved(exc) from exc
+        self._lock.saved()
+
+
+_shared_files_lock = threading.Lock()
+_shared_files: dict[Path, tuple[threading.RLock, list[int]]] = {}
+
+
+class _SharedLock:
+    """The lock of one codes file, shared by every TableCodes on it in this process.
+
+    Entering it first reloads the file if another TableCodes saved since this
+    one last read or wrote it (a counter per file, not file times, says so).
+    """
+
+    def __init__(self, codes: TableCodes) -> None:
+        self.codes = codes
+        key = codes.path.resolve()
+        with _shared_files_lock:  # one entry per data folder this process opens
+            if key not in _shared_files:
+                _shared_files[key] = (threading.RLock(), [0])
+            self._rlock, self._saves = _shared_files[key]
+
+    def __enter__(self) -> None:
+        self._rlock.acquire()
+        if self.codes._generation != self._saves[0]:
+            try:
+                self.codes._games = self.codes._load()
+            except BaseException:
+                self._rlock.release()
+                raise
+            self.codes._generation = self._saves[0]
+
+    def __exit__(self, *_exc: object) -> None:
+        self._rlock.release()
+
+    def saved(self) -> None:
+        """This TableCodes wrote the file: the others must read it again."""
+        self._saves[0] += 1
+        self.codes._generation = self._saves[0]
 
 
 def _check_game_id(game_id: str) -> None:

@@ -10,7 +10,9 @@ A reader therefore sees either the old file or the new one, never a mix.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import logging
 import os
 import sys
 import tempfile
@@ -22,6 +24,8 @@ from typing import Any
 from tinydb.storages import Storage
 
 from scorer.store.errors import DamagedFile
+
+logger = logging.getLogger(__name__)
 
 TEMP_SUFFIX = ".tmp"
 
@@ -50,22 +54,43 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def write_all(fd: int, data: bytes) -> None:
+    """os.write until all of `data` is written (a short write is not an error)."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:  # never seen on a regular file; do not spin if it happens
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view = view[written:]
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` so that a crash leaves the old or the new file, whole."""
+    """Replace `path` with `data` so that a crash leaves the old or the new file, whole.
+
+    Raises OSError (disk full, read-only folder...) with `path` untouched and
+    no temp file left behind.
+    """
     folder = path.parent
     fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
     tmp = Path(tmp_name)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            _fsync_file(f.fileno())
+        try:
+            write_all(fd, data)
+            _fsync_file(fd)
+        finally:
+            os.close(fd)
         _replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    fsync_dir(folder)
+    try:
+        fsync_dir(folder)
+    except OSError:
+        # The new file is already in place and every reader sees it: saying
+        # "nothing was saved" now would be false. Only its durability across
+        # a power cut is in doubt.
+        logger.warning("could not fsync %s after replacing %s", folder, path.name, exc_info=True)
 
 
 def _replace(src: Path, dst: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -21,13 +22,15 @@ class GameNotFound(StoreError):
 
 
 class GameDamaged(GameNotFound):
-    """The game's file could not be read; it was moved aside and reported."""
+    """The game's file could not be read; it was moved aside (if the folder
+    allowed it: else `moved_to` is None and it was left in place) and reported."""
 
-    def __init__(self, game_id: str, reason: str, moved_to: str) -> None:
+    def __init__(self, game_id: str, reason: str, moved_to: str | None) -> None:
+        kept = "was left where it is" if moved_to is None else f"was kept as {moved_to}"
         StoreError.__init__(
             self,
             f"The saved game {game_id} could not be read ({reason}). "
-            f"Its file was kept as {moved_to}; every other game is fine.",
+            f"Its file {kept}; every other game is fine.",
         )
         self.game_id = game_id
         self.reason = reason
@@ -83,3 +86,27 @@ class StaleRevision(StoreError):
         self.current = current
         self.expected = expected
         self.changes = changes
+
+
+# Write failures a player can do something about, by errno.
+_DISK_FULL = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
+_READ_ONLY = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
+
+
+class NotSaved(StoreError):
+    """A write failed (disk full, read-only folder...); every file is as it was."""
+
+    def __init__(self, message: str, error: int | None = None) -> None:
+        super().__init__(message)
+        self.errno = error
+
+
+def not_saved(exc: OSError, outcome: str = "nothing was saved") -> NotSaved:
+    """The player's words for a failed write, e.g. "The disk is full: nothing was saved."."""
+    if exc.errno in _DISK_FULL:
+        why = "The disk is full"
+    elif exc.errno in _READ_ONLY:
+        why = "The data folder is read-only"
+    else:
+        why = f"The data folder could not be written ({exc.strerror or exc})"
+    return NotSaved(f"{why}: {outcome}.", exc.errno)

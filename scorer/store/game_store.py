@@ -11,15 +11,26 @@ change is on disk (file and folder fsynced).
 Thread safety: one process serves every phone at the table. Each game has its
 own lock (saves to different games run side by side; saves to one game queue
 up, each seeing the one before), and a store lock guards the game list. Lock
-order is always game lock, then store lock. Other processes (e.g. `tarabish
-import` while the server runs) only create new game files or read, and the
-game list notices their files by signature, so no cross-process lock is needed.
+order is always game lock, then store lock.
+
+Processes: a store opened for writing holds the data folder's lock
+(folder_lock.py), so a second server, or `tarabish import` while a server
+runs, is refused (FolderBusy) instead of overwriting what the first one
+saves. A store opened `read_only` (`games`, `export`) takes no lock and never
+writes: it works beside a running server, on a full disk and in a read-only
+folder; the game list notices files changed by the writer by signature.
+
+Full disk, read-only folder: reading never needs to write. The game list file
+is only a cache and unreadable files are only moved aside when the folder
+allows it. A save that cannot be written raises NotSaved ("The disk is full:
+nothing was saved.") and leaves every file as it was.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
+import logging
 import os
 import re
 import secrets
@@ -29,6 +40,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from scorer.store import folder_lock
 from scorer.store.atomic_storage import (
     fsync_dir,
     move_aside,
@@ -41,9 +53,12 @@ from scorer.store.errors import (
     HandNotFound,
     InvalidGame,
     NewerSchema,
+    NotSaved,
     StaleRevision,
+    StoreError,
+    not_saved,
 )
-from scorer.store.index import GameIndex, file_signature
+from scorer.store.index import GameIndex, Signature, file_signature
 from scorer.store.models import GameSummary, StoredGame
 from scorer.store.records import (
     changes_since,
@@ -57,6 +72,8 @@ from scorer.store.records import (
 )
 from scorer.store.validation import Scoring, check_doc, score_doc, scoring_fingerprint
 
+logger = logging.getLogger(__name__)
+
 _ID_RE = re.compile(r"^[0-9a-f]{8}$")
 
 # What a mutation does to a copy of the document: returns the new document,
@@ -67,23 +84,36 @@ Change = Callable[[dict[str, Any]], tuple[dict[str, Any], int | None, str]]
 class GameStore:
     """All saved games in `data_dir`. See the module docstring for the layout."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, *, read_only: bool = False) -> None:
+        """Open the games in `data_dir`.
+
+        For writing (the default) this takes the folder's lock (raises
+        FolderBusy while another process writes there, OSError if the folder
+        cannot be made). `read_only` takes no lock and writes nothing.
+        """
         self.data_dir = Path(data_dir)
         self.games_dir = self.data_dir / "games"
         self.damaged_dir = self.data_dir / "damaged"
+        self.read_only = read_only
         # Files moved aside (or skipped) since start-up, in player words.
         self.problems: list[str] = []
         self._lock = threading.RLock()
         self._game_locks: dict[str, threading.Lock] = {}
         self._reported: set[str] = set()
-        self.games_dir.mkdir(parents=True, exist_ok=True)
-        remove_stale_temp_files(self.games_dir)
-        remove_stale_temp_files(self.data_dir)
+        # Game files that do not parse and could not be moved aside, by the
+        # signature they had: not read again until they change.
+        self._unreadable: dict[str, Signature] = {}
+        self._lease: folder_lock.FolderLease | None = None
+        if not read_only:
+            self._lease = folder_lock.acquire(self.data_dir)
+            self.games_dir.mkdir(parents=True, exist_ok=True)
+            remove_stale_temp_files(self.games_dir)
+            remove_stale_temp_files(self.data_dir)
         self._index = GameIndex(self.data_dir / "index.json", scoring_fingerprint())
         with self._lock:
             self._load_index()
             self._refresh()
-            self._index.save_if_dirty()
+            self._save_index()
 
     # -- reading ---------------------------------------------------------
 
@@ -114,6 +144,7 @@ class GameStore:
         doc = copy.deepcopy(doc)
         doc.setdefault("hands", [])
         scoring = check_doc(doc)
+        self._writer()
         with self._lock:
             game_id = secrets.token_hex(4)
             while game_id in self._game_locks or self._path(game_id).exists():
@@ -121,9 +152,28 @@ class GameStore:
             lock = self._game_locks[game_id] = threading.Lock()
         with lock:
             record = new_record(game_id, doc, utcnow())
-            write_record(self._path(game_id), record, create=True)
+            try:
+                write_record(self._path(game_id), record, create=True)
+            except OSError as e:
+                raise not_saved(e) from e
             self._saved(record, scoring)
             return to_stored(record)
+
+    def create_games(self, docs: list[dict[str, Any]]) -> list[StoredGame]:
+        """Save several new games, all or none (an import): every document is checked
+        first; if one cannot be written, those already written are deleted again."""
+        for doc in docs:
+            check_doc({"hands": [], **doc})
+        made: list[StoredGame] = []
+        try:
+            for doc in docs:
+                made.append(self.create_game(doc))
+        except BaseException:
+            for game in made:
+                with contextlib.suppress(StoreError):
+                    self.delete_game(game.id)
+            raise
+        return made
 
     def add_hand(
         self, game_id: str, hand: dict[str, Any], expected_revision: int | None = None
@@ -193,19 +243,29 @@ class GameStore:
     def delete_game(self, game_id: str) -> None:
         """Delete a game for good; raises GameNotFound if there is none."""
         path = self._path(game_id)
+        self._writer()
         with self._game_lock(game_id):
             try:
                 path.unlink()
             except FileNotFoundError:
                 raise GameNotFound(game_id) from None
-            fsync_dir(self.games_dir)
+            except OSError as e:
+                raise not_saved(e, "the game was not deleted") from e
             with self._lock:
                 self._index.drop(game_id)
+            try:
+                fsync_dir(self.games_dir)
+            except OSError:  # it is gone for every reader already
+                logger.warning("could not fsync %s after deleting %s", self.games_dir, game_id)
 
     def close(self) -> None:
-        """Write the game list so the next start-up is quick (games are already saved)."""
+        """Write the game list so the next start-up is quick (games are already
+        saved), and let go of the folder's lock (a later change takes it again)."""
         with self._lock:
-            self._index.save_if_dirty()
+            self._save_index()
+            if self._lease is not None:
+                self._lease.release()
+                self._lease = None
 
     def __enter__(self) -> GameStore:
         return self
@@ -234,7 +294,27 @@ class GameStore:
         with lock:
             yield
 
+    def _writer(self) -> None:
+        """Refuse to change a read-only store; take the folder's lock again after close()."""
+        if self.read_only:
+            raise NotSaved("These games are open for reading only: nothing was saved.")
+        with self._lock:
+            if self._lease is None:
+                self._lease = folder_lock.acquire(self.data_dir)
+
+    def _save_index(self) -> None:
+        """Write the game list cache if it changed, if it can be written. The caller
+        holds the store lock."""
+        if self.read_only:
+            return
+        try:
+            self._index.save_if_dirty()
+        except OSError as e:  # a cache: a full disk must not stop anyone reading
+            logger.warning("could not write the game list %s (%s)", self._index.path,
+                           e.strerror or e)
+
     def _mutate(self, game_id: str, expected_revision: int | None, change: Change) -> StoredGame:
+        self._writer()
         with self._game_lock(game_id):
             record = self._read(game_id)
             if expected_revision is not None and record["revision"] != expected_revision:
@@ -248,6 +328,8 @@ class GameStore:
                 write_record(self._path(game_id), new, create=False)
             except FileNotFoundError:
                 raise GameNotFound(game_id) from None
+            except OSError as e:
+                raise not_saved(e) from e
             self._saved(new, scoring)
             return to_stored(new)
 
@@ -263,7 +345,7 @@ class GameStore:
         except DamagedFile as e:
             with self._lock:
                 moved = self._quarantine(path, game_id, e)
-            raise GameDamaged(game_id, e.reason, str(moved)) from e
+            raise GameDamaged(game_id, e.reason, None if moved is None else str(moved)) from e
         if record["id"] != game_id:
             # A copied or renamed file: the file name is what every caller uses.
             record["id"] = game_id
@@ -280,56 +362,81 @@ class GameStore:
         try:
             self._index.load()
         except DamagedFile as e:
-            moved = move_aside(self._index.path, self.damaged_dir)
-            self.problems.append(
-                f"The list of games could not be read ({e.reason}) and was rebuilt from "
-                f"the games themselves; no game was lost. The old file was kept as {moved}."
-            )
             self._index.rows = {}
             self._index.dirty = True
+            moved = self._move_aside(self._index.path)
+            kept = "" if moved is None else f" The old file was kept as {moved}."
+            self.problems.append(
+                f"The list of games could not be read ({e.reason}) and was rebuilt from "
+                f"the games themselves; no game was lost.{kept}"
+            )
+        except OSError as e:  # unreadable (permissions...): a cache, rebuilt in memory
+            logger.warning("could not read the game list (%s)", e.strerror or e)
+            self._index.rows = {}
+            self._index.dirty = True
+
+    def _move_aside(self, path: Path) -> Path | None:
+        """Move an unreadable file to damaged/, if this store may and the folder lets it."""
+        if self.read_only:
+            return None
+        try:
+            return move_aside(path, self.damaged_dir)
+        except OSError as e:
+            logger.warning("could not move %s aside (%s)", path, e.strerror or e)
+            return None
 
     def _refresh(self) -> None:
         """Bring the game list in line with the game files. The caller holds the store lock."""
         seen: set[str] = set()
-        with os.scandir(self.games_dir) as entries:
-            for entry in entries:
-                game_id = entry.name.removesuffix(".json")
-                if entry.name == game_id or not _ID_RE.match(game_id):
-                    continue  # temp files, and anything a person put there
-                try:
-                    sig = file_signature(entry.stat())
-                except FileNotFoundError:
-                    continue
-                seen.add(game_id)
-                row = self._index.rows.get(game_id)
-                if row is not None and row.sig == sig:
-                    continue
-                path = Path(entry.path)
-                try:
-                    record = read_record(path)
-                except FileNotFoundError:
-                    seen.discard(game_id)
-                    continue
-                except NewerSchema as e:
-                    seen.discard(game_id)
-                    self._report_once(str(path), str(e))
-                    continue
-                except DamagedFile as e:
-                    seen.discard(game_id)
-                    self._quarantine(path, game_id, e)
-                    continue
-                record["id"] = game_id
-                self._index.put(game_id, sig, summarize(record, score_doc(record["doc"])))
+        try:
+            with os.scandir(self.games_dir) as listing:
+                entries = list(listing)
+        except FileNotFoundError:  # a read-only store on a folder never written to
+            entries = []
+        for entry in entries:
+            game_id = entry.name.removesuffix(".json")
+            if entry.name == game_id or not _ID_RE.match(game_id):
+                continue  # temp files, and anything a person put there
+            try:
+                sig = file_signature(entry.stat())
+            except FileNotFoundError:
+                continue
+            if self._unreadable.get(game_id) == sig:
+                continue  # damaged, left in place, unchanged since
+            seen.add(game_id)
+            row = self._index.rows.get(game_id)
+            if row is not None and row.sig == sig:
+                continue
+            path = Path(entry.path)
+            try:
+                record = read_record(path)
+            except FileNotFoundError:
+                seen.discard(game_id)
+                continue
+            except NewerSchema as e:
+                seen.discard(game_id)
+                self._report_once(str(path), str(e))
+                continue
+            except DamagedFile as e:
+                seen.discard(game_id)
+                if self._quarantine(path, game_id, e) is None:
+                    self._unreadable[game_id] = sig
+                continue
+            record["id"] = game_id
+            self._index.put(game_id, sig, summarize(record, score_doc(record["doc"])))
         for game_id in set(self._index.rows) - seen:
             self._index.drop(game_id)
 
-    def _quarantine(self, path: Path, game_id: str, error: DamagedFile) -> Path:
-        """Move an unreadable game file aside and report it. The caller holds the store lock."""
-        moved = move_aside(path, self.damaged_dir)
+    def _quarantine(self, path: Path, game_id: str, error: DamagedFile) -> Path | None:
+        """Move an unreadable game file aside (if it can be) and report it; returns
+        where it went, None if it was left in place. The caller holds the store lock."""
+        moved = self._move_aside(path)
         self._index.drop(game_id)
-        self.problems.append(
+        kept = "was left where it is" if moved is None else f"was kept as {moved}"
+        self._report_once(
+            f"{path}|{error.reason}|{moved}",
             f"The saved game {game_id} could not be read ({error.reason}). "
-            f"Its file was kept as {moved}; every other game is fine."
+            f"Its file {kept}; every other game is fine.",
         )
         return moved
 

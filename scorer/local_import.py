@@ -1,0 +1,127 @@
+"""`tarabish import` while the table server runs: the server stores the games.
+
+Only one process may write a data folder (`scorer.store.folder_lock`). While
+the table server holds it, `tarabish import` sends its games (already checked)
+to that server, which checks them again and stores them, all or none. The
+request goes to the address the server wrote into the lock file and carries
+the secret key written there too. The lock file is readable by its owner only,
+so a guest on the Wi-Fi, who can reach the port but not the file, can import
+nothing (403). The body is bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import re
+import urllib.error
+import urllib.request
+from typing import TYPE_CHECKING, Any
+
+from scorer.store.errors import NotSaved, StoreError
+from scorer.store.folder_lock import FolderBusy
+
+if TYPE_CHECKING:  # the command line does not need the web stack
+    from collections.abc import Callable
+
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+
+    from scorer.store import GameStore
+
+IMPORT_PATH = "/_tarabish/import"
+KEY_HEADER = "X-Tarabish-Key"
+MAX_BODY_BYTES = 32 * 1024 * 1024
+MAX_ANSWER_BYTES = 1024 * 1024
+TIMEOUT_S = 120.0
+_ID_RE = re.compile(r"^[0-9a-f]{8}$")
+
+EXIT_FAILED = 1
+EXIT_NOT_SAVED = 2
+
+
+class HandOffFailed(Exception):
+    """The server did not store the games; nothing was imported. `exit_code` for the CLI."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_FAILED) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+# -- the command's side ------------------------------------------------------------------------
+
+def hand_to_server(busy: FolderBusy, docs: list[dict[str, Any]]) -> list[str]:
+    """Give `docs` to the server named in `busy`; returns the new ids (raises HandOffFailed)."""
+    holder = busy.holder
+    if holder is None or holder.key is None or holder.address is None:
+        raise HandOffFailed(f"{busy} Nothing was imported: try again once it has finished.")
+    body = json.dumps({"games": docs}, ensure_ascii=False).encode("utf-8")
+    request = urllib.request.Request(
+        holder.address.rstrip("/") + IMPORT_PATH, data=body, method="POST",
+        headers={KEY_HEADER: holder.key, "Content-Type": "application/json"},
+    )
+    # No proxy: the server is on this machine, and the key must not travel further.
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(request, timeout=TIMEOUT_S) as response:
+            answer = json.loads(response.read(MAX_ANSWER_BYTES))
+    except urllib.error.HTTPError as e:
+        message = _error_text(e)
+        code = EXIT_NOT_SAVED if e.code in (400, 413, 507) else EXIT_FAILED
+        raise HandOffFailed(f"{message} (said {holder.describe()})", code) from None
+    except (OSError, ValueError) as e:
+        reason = getattr(e, "reason", None) or e
+        raise HandOffFailed(f"{busy} It did not take the games ({reason}); "
+                            "nothing was imported.") from None
+    ids = answer.get("ids") if isinstance(answer, dict) else None
+    if not (isinstance(ids, list) and all(isinstance(i, str) and _ID_RE.match(i) for i in ids)):
+        raise HandOffFailed(f"{busy} It gave an answer this version does not understand.")
+    return ids
+
+
+def _error_text(e: urllib.error.HTTPError) -> str:
+    try:
+        error = json.loads(e.read(MAX_ANSWER_BYTES)).get("error")
+    except (OSError, ValueError, AttributeError):
+        error = None
+    return error if isinstance(error, str) and error else f"The server refused ({e.code})."
+
+
+# -- the server's side -------------------------------------------------------------------------
+
+async def handle_import(request: Request, key: str | None,
+                        get_store: Callable[[], GameStore]) -> JSONResponse:
+    """POST IMPORT_PATH: {"games": [tarabish-game/1, ...]} -> {"ids": [...]}."""
+    given = request.headers.get(KEY_HEADER, "")
+    if key is None or not hmac.compare_digest(given.encode("utf-8"), key.encode("utf-8")):
+        return _error(403, "Not allowed.")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            return _error(413, "Too many games at once: nothing was imported.")
+        chunks.append(chunk)
+    try:
+        payload = json.loads(b"".join(chunks))
+    except (ValueError, RecursionError):
+        return _error(400, "That is not a list of games: nothing was imported.")
+    docs = payload.get("games") if isinstance(payload, dict) else None
+    if not (isinstance(docs, list) and docs and all(isinstance(d, dict) for d in docs)):
+        return _error(400, "That is not a list of games: nothing was imported.")
+    try:
+        made = await asyncio.to_thread(lambda: get_store().create_games(docs))
+    except NotSaved as e:
+        return _error(507, str(e))
+    except (StoreError, RecursionError) as e:  # InvalidGame, mostly
+        return _error(400, f"{e} Nothing was imported.")
+    from starlette.responses import JSONResponse
+
+    return JSONResponse({"ids": [game.id for game in made]})
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    from starlette.responses import JSONResponse
+
+    return JSONResponse({"error": message}, status_code=status)
