@@ -11,11 +11,19 @@ from pathlib import Path
 from typing import Any
 
 from rules.stats import Relation, StatsFilter
-from scorer.commands.store_cmds import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, NoStore, open_store
+from scorer.commands.store_cmds import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_NOT_SAVED,
+    EXIT_OK,
+    NoStore,
+    open_store,
+)
 from scorer.stats import RenameError, StatsService, rename_player, write_hands_csv
 from scorer.stats.text import format_stats
-from scorer.store import GameNotFound
+from scorer.store import GameNotFound, StoreError
 from scorer.store.atomic_storage import atomic_write_bytes
+from scorer.store.folder_lock import FolderBusy
 
 
 def _common() -> argparse.ArgumentParser:
@@ -86,13 +94,20 @@ def run_stats(args: argparse.Namespace) -> int:
 
 def run_rename(args: argparse.Namespace) -> int:
     try:
-        with open_store(args) as store:
+        with open_store(args, read_only=False) as store:
             result = rename_player(store, args.old, args.new)
     except NoStore:
+        return EXIT_FAILED
+    except FolderBusy as busy:
+        print(f"tarabish: {busy} Rename players from the app's Statistics screen "
+              "while it runs.", file=sys.stderr)
         return EXIT_FAILED
     except RenameError as e:
         print(f"tarabish: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except StoreError as e:  # a full disk: the games renamed so far are kept
+        print(f"tarabish: {e}", file=sys.stderr)
+        return EXIT_NOT_SAVED
     count = len(result.renamed)
     print(f"Renamed in {count} game{'' if count == 1 else 's'}"
           + (f": {' '.join(result.renamed)}" if count else "."))
