@@ -1,5 +1,5 @@
 """The `tarabish` command line: `tarabish` serves the table app; subcommands
-check, import, export and list game files."""
+check, import, export and list game files, and count statistics."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line; each subcommand lives in `scorer.commands`."""
-    from scorer.commands import check, serve, store_cmds
+    from scorer.commands import check, serve, stats_cmds, store_cmds
 
     parser = argparse.ArgumentParser(
         prog="tarabish",
@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     check.register(sub)
     store_cmds.register(sub)
+    stats_cmds.register(sub)
     return parser
 
 

@@ -39,9 +39,15 @@ def register(sub: Any) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="game files ('-' reads stdin)")
     p.set_defaults(run=run_import)
 
-    p = sub.add_parser("export", parents=[common], help="write one game as a tarabish-game/1 file")
-    p.add_argument("game", metavar="GAME", help="game id (or its first few characters)")
+    p = sub.add_parser(
+        "export", parents=[common],
+        help="write one game as a tarabish-game/1 file (--csv: every hand as CSV)",
+    )
+    p.add_argument("game", metavar="GAME", nargs="?",
+                   help="game id (or its first few characters); with --csv, all games if left out")
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    p.add_argument("--csv", action="store_true",
+                   help="one row a hand for spreadsheets, of GAME or of every saved game")
     p.set_defaults(run=run_export)
 
     p = sub.add_parser("games", parents=[common], help="list the saved games")
@@ -119,6 +125,14 @@ def _load_game_file(name: str) -> tuple[dict[str, Any] | None, str | None]:
 
 @_reports_no_store
 def run_export(args: argparse.Namespace) -> int:
+    if getattr(args, "csv", False):
+        from scorer.commands.stats_cmds import run_export_csv
+
+        return run_export_csv(args)
+    if args.game is None:
+        print("tarabish: say which game to export (its id), or use --csv for every hand "
+              "of every game.", file=sys.stderr)
+        return EXIT_BAD_INPUT
     with open_store(args) as store:
         matches = store.find_games(args.game)
         if args.game in matches:

@@ -1,0 +1,133 @@
+"""`tarabish stats`, `tarabish export --csv` and `tarabish rename-player`."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from rules.stats import Relation, StatsFilter
+from scorer.commands.store_cmds import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, NoStore, open_store
+from scorer.stats import RenameError, StatsService, rename_player, write_hands_csv
+from scorer.stats.text import format_stats
+from scorer.store import GameNotFound
+from scorer.store.atomic_storage import atomic_write_bytes
+
+
+def _common() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    # SUPPRESS: do not overwrite a --data-dir given before the command name.
+    common.add_argument(
+        "--data-dir", metavar="DIR", default=argparse.SUPPRESS,
+        help="folder holding the saved games (default: $TARABISH_DATA, "
+        "else the user data folder)",
+    )
+    return common
+
+
+def _day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a date: write it as YYYY-MM-DD, e.g. 2026-11-22"
+        ) from None
+
+
+def register(sub: Any) -> None:
+    """Add the `stats` and `rename-player` subcommands."""
+    p = sub.add_parser(
+        "stats", parents=[_common()], help="figures per player and partnership over saved games"
+    )
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--since", type=_day, metavar="DATE", help="only games started on or after")
+    p.add_argument("--until", type=_day, metavar="DATE", help="only games started on or before")
+    p.add_argument("--player", metavar="NAME",
+                   help="only this player's games: them and their partners")
+    p.add_argument("--opponents", action="store_true",
+                   help="with --player: them and their opponents instead")
+    p.set_defaults(run=run_stats)
+
+    p = sub.add_parser(
+        "rename-player", parents=[_common()],
+        help="rename a player in every saved game (a name already used merges the two)",
+    )
+    p.add_argument("old", metavar="NAME", help="the name as saved (any capitals)")
+    p.add_argument("new", metavar="NEW_NAME", help="the name to use from now on")
+    p.set_defaults(run=run_rename)
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    if args.opponents and args.player is None:
+        print("tarabish: --opponents needs --player NAME", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    wanted = StatsFilter(
+        since=args.since, until=args.until, player=args.player,
+        relation=Relation.OPPONENTS if args.opponents else Relation.PARTNERS,
+    )
+    try:
+        with open_store(args) as store:
+            stats = StatsService(store).stats(wanted)
+    except NoStore:
+        return EXIT_FAILED
+    if args.json:
+        print(json.dumps(stats.contract(), indent=2, ensure_ascii=False))
+    else:
+        print(format_stats(stats))
+    return EXIT_OK
+
+
+def run_rename(args: argparse.Namespace) -> int:
+    try:
+        with open_store(args) as store:
+            result = rename_player(store, args.old, args.new)
+    except NoStore:
+        return EXIT_FAILED
+    except RenameError as e:
+        print(f"tarabish: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    count = len(result.renamed)
+    print(f"Renamed in {count} game{'' if count == 1 else 's'}"
+          + (f": {' '.join(result.renamed)}" if count else "."))
+    for game_id, why in result.skipped:
+        print(f"tarabish: game {game_id} was left as it was: {why}", file=sys.stderr)
+    return EXIT_FAILED if result.skipped else EXIT_OK
+
+
+def run_export_csv(args: argparse.Namespace) -> int:
+    """`tarabish export --csv [GAME] [-o FILE]`: every hand, of one game or of all."""
+    buffer = io.StringIO(newline="")
+    try:
+        with open_store(args) as store:
+            ids: list[str] | None = None
+            if args.game is not None:
+                matches = store.find_games(args.game)
+                if args.game in matches:
+                    matches = [args.game]
+                if len(matches) != 1:
+                    what = "no saved game" if not matches else f"{len(matches)} games"
+                    print(f"tarabish: {what} with an id starting {args.game!r}.",
+                          file=sys.stderr)
+                    return EXIT_FAILED
+                ids = matches
+            write_hands_csv(store, buffer, ids)
+    except NoStore:
+        return EXIT_FAILED
+    except GameNotFound as e:
+        print(f"tarabish: {e}", file=sys.stderr)
+        return EXIT_FAILED
+    text = buffer.getvalue()
+    if args.output is None or args.output == "-":
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        # utf-8-sig: spreadsheet programs then read accented names correctly.
+        atomic_write_bytes(Path(args.output), text.encode("utf-8-sig"))
+    except OSError as e:
+        print(f"tarabish: cannot write {args.output} ({e.strerror or e})", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK
