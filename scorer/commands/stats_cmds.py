@@ -55,6 +55,9 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "rename-player", parents=[_common()],
         help="rename a player in every saved game (a name already used merges the two)",
+        description="Rename a player in every saved game; a name already in use merges the "
+        "two players. Each game is changed as an ordinary, revisioned edit. Run it while no "
+        "table server is using the same data folder.",
     )
     p.add_argument("old", metavar="NAME", help="the name as saved (any capitals)")
     p.add_argument("new", metavar="NEW_NAME", help="the name to use from now on")
@@ -77,7 +80,7 @@ def run_stats(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats.contract(), indent=2, ensure_ascii=False))
     else:
-        print(format_stats(stats))
+        print(format_stats(stats, wanted))
     return EXIT_OK
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.stats import Stats
+from rules.stats import Relation, Stats, StatsFilter
 
 
 def _table(
@@ -26,11 +26,26 @@ def _percent(part: int, whole: int) -> str:
     return f"{round(100 * part / whole)}%" if whole else "-"
 
 
-def format_stats(stats: Stats) -> str:
+def describe_filter(wanted: StatsFilter) -> str:
+    """The filter in words, e.g. "Ann and partners, from 2026-01-01"."""
+    parts = []
+    if wanted.player is not None:
+        who = "partners" if wanted.relation is Relation.PARTNERS else "opponents"
+        parts.append(f"{wanted.player.strip()} and {who}")
+    if wanted.since is not None:
+        parts.append(f"from {wanted.since.isoformat()}")
+    if wanted.until is not None:
+        parts.append(f"to {wanted.until.isoformat()}")
+    return ", ".join(parts)
+
+
+def format_stats(stats: Stats, wanted: StatsFilter | None = None) -> str:
     """Players, partnerships and head to head, one table each."""
+    scope = describe_filter(wanted) if wanted is not None else ""
     if not stats.games:
-        return "No games to count."
-    lines = [f"{stats.games} game{'s' if stats.games != 1 else ''}", "", "Players"]
+        return f"No games to count ({scope})." if scope else "No games to count."
+    count = f"{stats.games} game{'s' if stats.games != 1 else ''}"
+    lines = [f"{count}: {scope}" if scope else count, "", "Players"]
     lines += _table(
         ("NAME", "GAMES", "WINS", "CALLS", "MADE", "½ BAIT", "BAIT", "PTS/CALL", "FORCED",
          "BELLA", "RUNS SHOWN", "RUNS SCORED"),

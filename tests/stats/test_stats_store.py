@@ -172,6 +172,25 @@ def test_csv_marks_a_hand_that_needs_fixing(tmp_path: Path) -> None:
     assert (rows[2]["score_1"], rows[2]["total_1"], rows[2]["points_1"]) == ("0", "170", "")
 
 
+def test_csv_running_totals_end_at_the_game_list_totals(tmp_path: Path) -> None:
+    golden = json.loads((Path(__file__).parent / "golden_stats.json").read_text(encoding="utf-8"))
+    store = GameStore(tmp_path)
+    for entry in golden["games"]:
+        store.create_game(entry["doc"])
+    rows = list(csv.DictReader(io.StringIO(hands_csv(store))))
+    for summary in store.list_games():
+        mine = [r for r in rows if r["game"] == summary.id]
+        assert len(mine) == summary.hand_count
+        if mine:
+            assert (int(mine[-1]["total_1"]), int(mine[-1]["total_2"])) == summary.totals
+            assert sum(int(r["score_1"]) for r in mine) == summary.totals[0]
+    assert [r["outcome"] for r in rows] == [
+        "made", "made", "half_bait", "passed", "bait",  # the first game
+        "bait", "misplay", "thrown", "made",  # half-bait is bait there
+        "made", "made",
+    ]
+
+
 def test_export_csv_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = GameStore(tmp_path)
     game = store.create_game(doc(["Ann", "Bob", "Cid", "Dée"], [MADE_1]))
@@ -220,6 +239,13 @@ def test_stats_filters_on_the_command_line(
     assert main(["stats", "--json", "--player", "bob", "--data-dir", str(tmp_path)]) == 0
     names = [p["name"] for p in json.loads(capsys.readouterr().out)["players"]]
     assert names == ["Bob", "Dee"]
+    assert main(["stats", "--player", " bob", "--opponents", "--since", day,
+                 "--data-dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"1 game: bob and opponents, from {day}"
+    assert [line.split()[0] for line in lines[4:7]] == ["Ann", "Bob", "Cid"]
+    assert main(["stats", "--until", "2000-01-01", "--data-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.strip() == "No games to count (to 2000-01-01)."
     assert main(["stats", "--opponents", "--data-dir", str(tmp_path)]) == 2
     assert "--opponents needs --player" in capsys.readouterr().err
     with pytest.raises(SystemExit) as bad_date:
