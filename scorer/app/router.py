@@ -19,6 +19,7 @@ from scorer.app.views.new_game import new_game_view
 from scorer.app.views.past_games import past_games_view
 from scorer.app.views.record_hand import record_hand_view
 from scorer.app.views.sheet import sheet_view
+from scorer.app.views.statistics import statistics_view
 
 logger = logging.getLogger(__name__)
 GAME = r"(?P<gid>[0-9a-f]{8})"
@@ -42,6 +43,7 @@ ROUTES: list[tuple[str, Builder]] = [
     (r"/", lambda ctx, _p, _q: home_view(ctx)),
     (r"/new", lambda ctx, _p, q: new_game_view(ctx, q.get("again"))),
     (r"/games", lambda ctx, _p, _q: past_games_view(ctx)),
+    (r"/stats", lambda ctx, _p, _q: statistics_view(ctx)),
     (rf"/game/{GAME}", lambda ctx, p, _q: sheet_view(ctx, p["gid"])),
     (rf"/game/{GAME}/hand", lambda ctx, p, _q: record_hand_view(ctx, p["gid"])),
     (rf"/game/{GAME}/hand/(?P<n>[0-9]{{1,4}})",

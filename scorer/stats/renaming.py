@@ -7,6 +7,7 @@ changed on a phone meanwhile is read again, never overwritten.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
@@ -17,6 +18,7 @@ from rules.stats import player_key
 from scorer.store import GameNotFound, GameStore, InvalidGame, StaleRevision
 
 MAX_TRIES = 3  # per game, when another phone keeps saving it
+NOT_YOURS = "this phone does not have the game's table code"
 
 
 class RenameError(ValueError):
@@ -31,11 +33,15 @@ class RenameResult:
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
-def rename_player(store: GameStore, old: str, new: str) -> RenameResult:
+def rename_player(
+    store: GameStore, old: str, new: str, allowed: Callable[[str], bool] | None = None,
+) -> RenameResult:
     """Call the player `old` (any spelling) `new` in every game they sat in.
 
     If `new` is another player's name, the two become one player (a merge),
     except in a game where both sat at the table, which is skipped and reported.
+    `allowed(game_id)` says which games the one asking may change (a phone at a
+    table server: those whose table code it holds); the others are skipped.
     """
     new_name = new.strip()
     if not new_name:
@@ -49,6 +55,9 @@ def rename_player(store: GameStore, old: str, new: str) -> RenameResult:
         raise RenameError(f"No saved game has a player called '{old.strip()}'.")
     result = RenameResult()
     for game_id in games:
+        if allowed is not None and not allowed(game_id):
+            result.skipped.append((game_id, NOT_YOURS))
+            continue
         problem = _rename_in_game(store, game_id, key, new_name)
         if problem is None:
             result.renamed.append(game_id)

@@ -1,0 +1,204 @@
+"""Statistics across the stored games: players, partnerships, head to head; rename a player."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import flet as ft
+
+from rules.stats import PlayerStats, Relation, Stats, StatsFilter
+from scorer.app.context import AppContext
+from scorer.app.stats_access import get_stats_service
+from scorer.app.theme import RADIUS
+from scorer.app.views.common import app_bar, screen
+from scorer.app.widgets import big_button, section, small_toggle
+from scorer.rights import NotAllowed
+from scorer.stats import RenameError, hands_csv, rename_player
+
+#: Date ranges offered as taps (no typing at the table): label -> days back (None: all).
+PERIODS: tuple[tuple[str, int | None], ...] = (
+    ("All time", None), ("Last 30 days", 30), ("Last year", 365),
+)
+EVERYONE = "Everyone"
+
+
+def _percent(part: int, whole: int) -> str:
+    return f" ({round(100 * part / whole)} %)" if whole else ""
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def player_lines(p: PlayerStats) -> list[str]:
+    """A player's figures as short lines a phone can show."""
+    lines = [f"{_plural(p.games, 'game')}, {_plural(p.wins, 'win')}{_percent(p.wins, p.games)}"]
+    if p.calls:
+        average = p.average_call_points or 0
+        lines.append(f"{_plural(p.calls, 'call')}: {p.made} made, "
+                     f"{_plural(p.half_baits, 'half-bait')}, {_plural(p.baits, 'bait')} · "
+                     f"{average:.0f} a call")
+    else:
+        lines.append("No calls yet")
+    extras = [_plural(p.bellas, "bella")]
+    if p.runs_shown:
+        extras.append(f"runs shown {p.runs_shown}, scored {p.runs_scored} ({p.run_points} pts)")
+    if p.forced_calls:
+        extras.append(f"{_plural(p.forced_calls, 'forced call')}")
+    lines.append(" · ".join(extras))
+    return lines
+
+
+class StatisticsScreen:
+    """The figures for the chosen period and player; redrawn in place on each tap."""
+
+    def __init__(self, ctx: AppContext) -> None:
+        self.ctx = ctx
+        self.service = get_stats_service(ctx.store)
+        self.period: int | None = None
+        self.player: str | None = None
+        self.relation = Relation.PARTNERS
+        self.body = ft.Column(spacing=16)
+
+    def wanted(self) -> StatsFilter:
+        since = None if self.period is None else date.today() - timedelta(days=self.period)
+        return StatsFilter(since=since, player=self.player, relation=self.relation)
+
+    def fill(self) -> None:
+        self.body.controls = self.controls(self.service.stats(self.wanted()))
+
+    def render(self) -> None:
+        """Redraw in place after a tap (the screen is on the page by then)."""
+        self.fill()
+        self.body.update()
+
+    def choose(self, **changes: object) -> None:
+        for name, value in changes.items():
+            setattr(self, name, value)
+        self.render()
+
+    # --- drawing ---------------------------------------------------------------------------
+    def controls(self, stats: Stats) -> list[ft.Control]:
+        periods = ft.Row([small_toggle(label, self.period == days,
+                                       lambda _e, d=days: self.choose(period=d))
+                          for label, days in PERIODS], spacing=6)
+        parts: list[ft.Control] = [section("When", periods), self._player_filter()]
+        if not stats.games:
+            parts.append(ft.Text("No games in this period yet.", size=16))
+            return parts
+        parts.append(ft.Text(f"{_plural(stats.games, 'game')} counted", size=16,
+                             weight=ft.FontWeight.W_600))
+        parts.append(section("Players", *(self._player_card(p) for p in stats.players)))
+        if stats.partnerships:
+            parts.append(section("Partnerships", *(
+                self._row(f"{q.players[0]} & {q.players[1]}",
+                          f"{_plural(q.games, 'game')}, {_plural(q.wins, 'win')}")
+                for q in stats.partnerships)))
+        if stats.matchups and self.player is None:
+            parts.append(section("Head to head", *(
+                self._row(f"{m.sides[0][0]} & {m.sides[0][1]} v {m.sides[1][0]} & "
+                          f"{m.sides[1][1]}", f"{_plural(m.games, 'game')}: "
+                          f"{m.wins[0]}–{m.wins[1]}")
+                for m in stats.matchups)))
+        parts.append(ft.Row([big_button("Download every hand (CSV)", self._download,
+                                        icon=ft.Icons.DOWNLOAD, primary=False)]))
+        return parts
+
+    def _player_filter(self) -> ft.Control:
+        names = self.service.player_names()
+        choice = ft.Dropdown(
+            label="Player", value=self.player or EVERYONE, expand=True,
+            options=[ft.DropdownOption(key=n, text=n) for n in (EVERYONE, *names)],
+            on_select=lambda e: self.choose(
+                player=None if e.control.value in (None, EVERYONE) else e.control.value),
+        )
+        rows: list[ft.Control] = [ft.Row([choice])]
+        if self.player is not None:
+            rows.append(ft.Row([
+                small_toggle(f"With {word}", self.relation is relation,
+                             lambda _e, r=relation: self.choose(relation=r))
+                for word, relation in (("partners", Relation.PARTNERS),
+                                       ("opponents", Relation.OPPONENTS))], spacing=6))
+        return ft.Column(rows, spacing=8)
+
+    @staticmethod
+    def _row(left: str, right: str) -> ft.Control:
+        return ft.Row([ft.Text(left, size=15, expand=True, weight=ft.FontWeight.W_600),
+                       ft.Text(right, size=15)])
+
+    def _player_card(self, p: PlayerStats) -> ft.Control:
+        head = ft.Row([
+            ft.Text(p.name, size=17, weight=ft.FontWeight.BOLD, expand=True),
+            ft.IconButton(ft.Icons.EDIT, tooltip=f"Rename {p.name}",
+                          on_click=lambda _e, name=p.name: self._rename_dialog(name)),
+        ])
+        return ft.Container(
+            content=ft.Column([head, *(ft.Text(line, size=14) for line in player_lines(p))],
+                              spacing=2),
+            padding=ft.Padding.only(left=12, right=4, top=4, bottom=10),
+            border_radius=ft.BorderRadius.all(RADIUS), bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
+        )
+
+    # --- actions ---------------------------------------------------------------------------
+    def _download(self, _e: object) -> None:
+        self.ctx.download("tarabish-hands.csv", hands_csv(self.ctx.store).encode("utf-8"))
+
+    def _rename_dialog(self, old: str) -> None:
+        ctx = self.ctx
+        field = ft.TextField(label="New name", value=old, max_length=40, autofocus=True)
+        others = [n for n in self.service.player_names() if n.casefold() != old.casefold()]
+
+        def pick(name: str) -> None:
+            field.value = name
+            field.update()
+
+        merge = ft.Row([ft.OutlinedButton(n, on_click=lambda _e, n=n: pick(n)) for n in others],
+                       wrap=True, spacing=6, run_spacing=6)
+        content: list[ft.Control] = [field]
+        if others:
+            content += [ft.Text("Same person as another name? Tap it to merge:", size=14),
+                        merge]
+
+        def confirm(_e: object) -> None:
+            ctx.page.pop_dialog()
+            self.rename(old, field.value or "")
+
+        ctx.page.show_dialog(ft.AlertDialog(
+            title=ft.Text(f"Rename {old}"),
+            content=ft.Column(content, tight=True, spacing=10, scroll=ft.ScrollMode.AUTO),
+            actions=[ft.TextButton("Cancel", on_click=lambda _e: ctx.page.pop_dialog()),
+                     ft.FilledButton("Rename", on_click=confirm)],
+        ))
+
+    def _may_change(self, game_id: str) -> bool:
+        """Checked on the server, game by game, as a save is."""
+        try:
+            self.ctx.actions.require_edit(game_id)
+        except NotAllowed:
+            return False
+        return True
+
+    def rename(self, old: str, new: str) -> None:
+        """Re-label every game this phone may change; say what was left and why."""
+        ctx = self.ctx
+        try:
+            result = rename_player(ctx.store, old, new, allowed=self._may_change)
+        except RenameError as exc:
+            ctx.toast(str(exc), error=True)
+            return
+        for game_id in result.renamed:
+            ctx.actions.changed(game_id)
+        message = f"{old} is now {new.strip()} in {_plural(len(result.renamed), 'game')}."
+        if result.skipped:
+            message += f" {_plural(len(result.skipped), 'game')} left as they were: " + \
+                "; ".join(sorted({why for _gid, why in result.skipped})) + "."
+        ctx.toast(message, error=not result.renamed)
+        if self.player is not None and self.player.casefold() == old.casefold():
+            self.player = None
+        self.render()
+
+
+def statistics_view(ctx: AppContext) -> ft.View:
+    shown = StatisticsScreen(ctx)
+    shown.fill()
+    return screen("/stats", app_bar(ctx, "Statistics", back_to="/"), [shown.body])

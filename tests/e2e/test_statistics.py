@@ -1,0 +1,54 @@
+"""The Statistics screen: figures across games, and two spellings of one player merged."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+from table_steps import see, seed_game, tap
+
+WON = json.loads((Path(__file__).parents[1] / "data" / "won_game.json").read_text("utf-8"))
+SECOND = [{"caller": 0, "trump": "S", "points": {"team": 0, "tricks": 100}}]
+
+
+def test_statistics_and_merging_two_names(
+    page: Page, start_server: Callable[..., Any], open_app: Callable[..., float],
+    tmp_path: Path,
+) -> None:
+    server = start_server(data_dir=tmp_path / "data")  # only these two games
+    seed_game(server.data_dir, WON["hands"], rules={"forced_at": 400})
+    # The same person typed differently in a second game.
+    seed_game(server.data_dir, SECOND, players=["Ann", "Bob", "Cid", "Deanna"])
+    open_app(page, f"{server.url}stats", first_text="Statistics")
+    see(page, "2 games counted")
+    see(page, "Deanna")
+    page.get_by_label("Rename Deanna").click()
+    see(page, "Same person as another name? Tap it to merge:")
+    tap(page, "Dee")  # the merge choice: the only button of that name
+    tap(page, "Rename")
+    see(page, "Deanna is now Dee in 1 game.")
+    expect(page.get_by_label("Rename Deanna")).to_have_count(0)
+    # Ann, Bob, Cid and Dee each sat in both games now; Ann & Cid won one of them.
+    expect(page.get_by_text("2 games, 1 win (50 %)")).to_have_count(2)
+    expect(page.get_by_text("2 games, 0 wins (0 %)")).to_have_count(2)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", [(390, 844), (360, 640)], ids=["390x844", "360x640"])
+def test_statistics_screen_at_phone_size(
+    new_context: Callable[..., BrowserContext], app_url: str, app_server: Any,
+    open_app: Callable[..., float], screenshot: Callable[[Page, str], Path],
+    scheme: str, size: tuple[int, int],
+) -> None:
+    width, height = size
+    page = new_context(color_scheme=scheme).new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    seed_game(app_server.data_dir, WON["hands"], rules={"forced_at": 400})
+    open_app(page, f"{app_url}stats", first_text="Statistics")
+    see(page, "Players")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    screenshot(page, f"statistics-{width}x{height}-{scheme}")
