@@ -15,6 +15,7 @@ from scorer.cli import main
 from scorer.stats import RenameError, StatsService, hands_csv, rename_player
 from scorer.stats import service as service_module
 from scorer.stats.cache import CACHE_FILE
+from scorer.stats.renaming import NOT_YOURS
 from scorer.store import GameStore
 
 MADE_1: dict[str, Any] = {"caller": 1, "trump": "H", "points": {"team": 0, "tricks": 70}}
@@ -252,3 +253,15 @@ def test_stats_filters_on_the_command_line(
         main(["stats", "--since", "22/11/2026", "--data-dir", str(tmp_path)])
     assert bad_date.value.code == 2
     assert "YYYY-MM-DD" in capsys.readouterr().err
+
+
+def test_rename_changes_only_the_games_the_asker_may_change(tmp_path: Path) -> None:
+    """A phone without a game's table code cannot re-label that game's players."""
+    store = GameStore(tmp_path)
+    mine = store.create_game(doc(["Ann", "Bob", "Cid", "Dee"], [MADE_0]))
+    theirs = store.create_game(doc(["Ann", "Eve", "Cid", "Fay"], [MADE_0]))
+    result = rename_player(store, "Ann", "Annie", allowed=lambda game_id: game_id == mine.id)
+    assert result.renamed == [mine.id]
+    assert result.skipped == [(theirs.id, NOT_YOURS)]
+    assert store.get_game(theirs.id).doc["players"][0] == "Ann"
+    assert store.get_game(theirs.id).revision == theirs.revision
