@@ -17,7 +17,7 @@ from scorer.stats import RenameError, hands_csv, rename_player
 
 #: Date ranges offered as taps (no typing at the table): label -> days back (None: all).
 PERIODS: tuple[tuple[str, int | None], ...] = (
-    ("All time", None), ("Last 30 days", 30), ("Last year", 365),
+    ("All time", None), ("30 days", 30), ("1 year", 365),
 )
 EVERYONE = "Everyone"
 
@@ -37,7 +37,7 @@ def player_lines(p: PlayerStats) -> list[str]:
         average = p.average_call_points or 0
         lines.append(f"{_plural(p.calls, 'call')}: {p.made} made, "
                      f"{_plural(p.half_baits, 'half-bait')}, {_plural(p.baits, 'bait')} · "
-                     f"{average:.0f} a call")
+                     f"{average:.0f} points a call")
     else:
         lines.append("No calls yet")
     extras = [_plural(p.bellas, "bella")]
