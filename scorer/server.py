@@ -36,6 +36,7 @@ from fastapi import FastAPI, Request, Response
 
 from scorer.app import CONFIG, FONTS
 from scorer.web.compression import CompressedCache, CompressionMiddleware
+from scorer.web.crash_notice import CrashNoticeMiddleware
 
 logger = logging.getLogger(__name__)
 
@@ -96,6 +97,9 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
     # Compressed page files, compressed once, revalidated with ETags (see
     # scorer.web.compression). Outermost, so it sees every response.
     app.add_middleware(CompressionMiddleware, cache=compression_cache)
+    # A crashed session's traceback stays in the server's log; the phone gets a
+    # short notice (scorer.web.crash_notice).
+    app.add_middleware(CrashNoticeMiddleware)
     # Routes of our own: declared here, before the mount, or the page's
     # catch-all "/" shadows them.
     font_manifest = trimmed_font_manifest()
