@@ -21,13 +21,18 @@ class GameNotFound(StoreError):
 
 
 class GameDamaged(GameNotFound):
-    """The game's file could not be read; it was moved aside and reported."""
+    """The game's file could not be read; it was moved aside and reported.
 
-    def __init__(self, game_id: str, reason: str, moved_to: str) -> None:
+    The message names the kept file as `shown_as` (relative to the data folder:
+    phones see it); `moved_to` is its full path, for the server's log and the CLI.
+    """
+
+    def __init__(self, game_id: str, reason: str, moved_to: str,
+                 shown_as: str | None = None) -> None:
         StoreError.__init__(
             self,
             f"The saved game {game_id} could not be read ({reason}). "
-            f"Its file was kept as {moved_to}; every other game is fine.",
+            f"Its file was kept as {shown_as or moved_to}; every other game is fine.",
         )
         self.game_id = game_id
         self.reason = reason

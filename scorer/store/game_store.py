@@ -67,12 +67,17 @@ Change = Callable[[dict[str, Any]], tuple[dict[str, Any], int | None, str]]
 class GameStore:
     """All saved games in `data_dir`. See the module docstring for the layout."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, on_problem: Callable[[str], None] | None = None) -> None:
         self.data_dir = Path(data_dir)
         self.games_dir = self.data_dir / "games"
         self.damaged_dir = self.data_dir / "damaged"
-        # Files moved aside (or skipped) since start-up, in player words.
+        # Files moved aside (or skipped) since start-up: `problems` names them by
+        # full path (the CLI prints these, `on_problem` gets each one: the server
+        # logs it); `notices` says the same in player words with no server path
+        # (every phone sees them).
         self.problems: list[str] = []
+        self.notices: list[str] = []
+        self.on_problem = on_problem
         self._lock = threading.RLock()
         self._game_locks: dict[str, threading.Lock] = {}
         self._reported: set[str] = set()
@@ -263,7 +268,7 @@ class GameStore:
         except DamagedFile as e:
             with self._lock:
                 moved = self._quarantine(path, game_id, e)
-            raise GameDamaged(game_id, e.reason, str(moved)) from e
+            raise GameDamaged(game_id, e.reason, str(moved), self._shown(moved)) from e
         if record["id"] != game_id:
             # A copied or renamed file: the file name is what every caller uses.
             record["id"] = game_id
@@ -281,10 +286,9 @@ class GameStore:
             self._index.load()
         except DamagedFile as e:
             moved = move_aside(self._index.path, self.damaged_dir)
-            self.problems.append(
-                f"The list of games could not be read ({e.reason}) and was rebuilt from "
-                f"the games themselves; no game was lost. The old file was kept as {moved}."
-            )
+            said = (f"The list of games could not be read ({e.reason}) and was rebuilt from "
+                    "the games themselves; no game was lost. The old file was kept as ")
+            self._report(said + f"{moved}.", said + f"{self._shown(moved)}.")
             self._index.rows = {}
             self._index.dirty = True
 
@@ -312,7 +316,9 @@ class GameStore:
                     continue
                 except NewerSchema as e:
                     seen.discard(game_id)
-                    self._report_once(str(path), str(e))
+                    self._report_once(str(path), str(e), (
+                        f"The saved game {game_id} was saved by a newer version of Tarabish: "
+                        "update the app to open it. Its file was left as it is."))
                     continue
                 except DamagedFile as e:
                     seen.discard(game_id)
@@ -327,16 +333,29 @@ class GameStore:
         """Move an unreadable game file aside and report it. The caller holds the store lock."""
         moved = move_aside(path, self.damaged_dir)
         self._index.drop(game_id)
-        self.problems.append(
-            f"The saved game {game_id} could not be read ({error.reason}). "
-            f"Its file was kept as {moved}; every other game is fine."
-        )
+        said = f"The saved game {game_id} could not be read ({error.reason}). Its file was kept as "
+        self._report(f"{said}{moved}; every other game is fine.",
+                     f"{said}{self._shown(moved)}; every other game is fine.")
         return moved
 
-    def _report_once(self, key: str, message: str) -> None:
+    def _shown(self, path: Path) -> str:
+        """`path` as a phone may see it: relative to the data folder, whose place on
+        the server is no guest's business."""
+        try:
+            return f"{path.relative_to(self.data_dir).as_posix()} in the data folder"
+        except ValueError:
+            return f"{path.name} in the data folder"
+
+    def _report(self, problem: str, notice: str) -> None:
+        self.problems.append(problem)
+        self.notices.append(notice)
+        if self.on_problem is not None:
+            self.on_problem(problem)
+
+    def _report_once(self, key: str, problem: str, notice: str) -> None:
         if key not in self._reported:
             self._reported.add(key)
-            self.problems.append(message)
+            self._report(problem, notice)
 
 
 def _describe_update(old: dict[str, Any], new: dict[str, Any]) -> str:
