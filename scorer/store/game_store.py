@@ -269,6 +269,8 @@ class GameStore:
             with self._lock:
                 moved = self._quarantine(path, game_id, e)
             raise GameDamaged(game_id, e.reason, str(moved), self._shown(moved)) from e
+        except NewerSchema as e:  # its message reaches phones: no server path in it
+            raise NewerSchema(self._shown(path), e.found, e.supported) from e
         if record["id"] != game_id:
             # A copied or renamed file: the file name is what every caller uses.
             record["id"] = game_id

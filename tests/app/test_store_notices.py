@@ -82,6 +82,17 @@ def test_a_damaged_game_page_shows_no_server_path(tmp_path: Path) -> None:
     assert str(tmp_path) not in shown and "srv-secret" not in shown
 
 
+def test_a_game_from_a_newer_version_shows_no_server_path(tmp_path: Path) -> None:
+    data = tmp_path / "srv-secret" / "data"
+    store = GameStore(data)
+    game = store.create_game(GAME)
+    path = data / "games" / f"{game.id}.json"
+    path.write_text(path.read_text().replace('"schema":1,', '"schema":99,', 1))
+    shown = " ".join(texts(sheet_view(context(store), game.id)))
+    assert "newer version" in shown and f"games/{game.id}.json" in shown
+    assert str(tmp_path) not in shown and "srv-secret" not in shown
+
+
 def test_many_damaged_files_make_a_short_home_screen(tmp_path: Path) -> None:
     data = tmp_path / "data"
     damage_games(data, SHOWN_NOTICES + 4)
