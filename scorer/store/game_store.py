@@ -79,7 +79,10 @@ class GameStore:
         self.notices: list[str] = []
         self.on_problem = on_problem
         self._lock = threading.RLock()
-        self._game_locks: dict[str, threading.Lock] = {}
+        # Locks of the games being read or changed now, dropped when the last user
+        # lets go: every guest can ask for any id, so a table per id ever asked
+        # would grow without end.
+        self._game_locks: dict[str, _GameLock] = {}
         self._reported: set[str] = set()
         self.games_dir.mkdir(parents=True, exist_ok=True)
         remove_stale_temp_files(self.games_dir)
@@ -123,8 +126,8 @@ class GameStore:
             game_id = secrets.token_hex(4)
             while game_id in self._game_locks or self._path(game_id).exists():
                 game_id = secrets.token_hex(4)
-            lock = self._game_locks[game_id] = threading.Lock()
-        with lock:
+            held = self._use_lock(game_id)
+        with self._holding(game_id, held):
             record = new_record(game_id, doc, utcnow())
             write_record(self._path(game_id), record, create=True)
             self._saved(record, scoring)
@@ -235,9 +238,28 @@ class GameStore:
     def _game_lock(self, game_id: str) -> Iterator[None]:
         self._path(game_id)
         with self._lock:
-            lock = self._game_locks.setdefault(game_id, threading.Lock())
-        with lock:
+            held = self._use_lock(game_id)
+        with self._holding(game_id, held):
             yield
+
+    def _use_lock(self, game_id: str) -> _GameLock:
+        """The game's lock, counted as used; the caller holds the store lock."""
+        held = self._game_locks.get(game_id)
+        if held is None:
+            held = self._game_locks[game_id] = _GameLock()
+        held.users += 1
+        return held
+
+    @contextlib.contextmanager
+    def _holding(self, game_id: str, held: _GameLock) -> Iterator[None]:
+        try:
+            with held.lock:
+                yield
+        finally:
+            with self._lock:
+                held.users -= 1
+                if held.users == 0 and self._game_locks.get(game_id) is held:
+                    del self._game_locks[game_id]
 
     def _mutate(self, game_id: str, expected_revision: int | None, change: Change) -> StoredGame:
         with self._game_lock(game_id):
@@ -358,6 +380,16 @@ class GameStore:
         if key not in self._reported:
             self._reported.add(key)
             self._report(problem, notice)
+
+
+class _GameLock:
+    """One game's lock and how many callers hold it or wait for it."""
+
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.users = 0
 
 
 def _describe_update(old: dict[str, Any], new: dict[str, Any]) -> str:
