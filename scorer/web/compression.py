@@ -39,6 +39,7 @@ import logging
 import os
 import posixpath
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -302,12 +303,14 @@ class CompressedCache:
 
     def _next_job(self) -> ContentKey | None:
         """The next queued job, or None when the queue stayed empty for 5 s."""
+        deadline = time.monotonic() + 5
         with self._lock:
-            if not self._jobs:
-                self._changed.wait(timeout=5)
-            if not self._jobs:
-                self._worker = None
-                return None
+            while not self._jobs:  # woken by any compression's end, hence the deadline
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self._worker = None
+                    return None
+                self._changed.wait(left)
             key, _ = self._jobs.popitem(last=False)
             self._running += 1
             return key
