@@ -10,11 +10,13 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import brotli
 import pytest
+from starlette.middleware import Middleware
 from starlette.staticfiles import StaticFiles
 from starlette.types import Message, Scope
 
@@ -179,3 +181,39 @@ def test_buffered_bodies_are_bounded(root: Path) -> None:
     assert "content-encoding" not in headers
     assert body == BIG and int(headers["content-length"]) == len(BIG)
     assert cache.compressions == 0
+
+
+def raw_get(port: int, path: str, encoding: str) -> tuple[int, dict[str, str], bytes]:
+    """A GET with the path sent exactly as given (http.client does not tidy it)."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.putrequest("GET", path, skip_accept_encoding=True)
+        conn.putheader("Accept-Encoding", encoding)
+        conn.endheaders()
+        r = conn.getresponse()
+        return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read()
+    finally:
+        conn.close()
+
+
+def test_the_table_server_compresses_a_page_file_once_for_all_spellings(
+        tmp_path: Path, live_server: Callable[[Any], int]) -> None:
+    from scorer import server
+
+    cache = CompressedCache(upgrade=False)
+    app = server.build_app(tmp_path / "data")
+    app.user_middleware = [m if m.cls is not CompressionMiddleware
+                           else Middleware(CompressionMiddleware, cache=cache)
+                           for m in app.user_middleware]
+    port = live_server(app)
+    # main.dart.mjs: a real file of the Flet client, small enough to compress quickly.
+    for path in spellings("main.dart.mjs", 40):
+        status, headers, body = raw_get(port, path, "gzip")
+        assert status == 200 and headers["content-encoding"] == "gzip", path
+    for n in range(40):  # page routes: all answered by index.html
+        status, headers, body = raw_get(port, f"/game/{n:08x}", "gzip")
+        assert status == 200 and body, n
+    assert cache.compressions == 2
+    assert cache.stats().entries == 2

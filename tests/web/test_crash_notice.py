@@ -9,22 +9,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import flet as ft
 import msgpack
 import pytest
-import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from scorer import server
 from scorer.web.crash_notice import CRASH_FRAME_PREFIX, CrashNoticeMiddleware
 
 REGISTER_CLIENT, CONTROL_EVENT, SESSION_CRASHED = 1, 3, 6
+LiveServer = Callable[[Any], int]
+"""The `live_server` fixture (tests/web/conftest.py): serve an app, get its port."""
 SECRET_PATH = "/srv/tarabish-secret/games/1234abcd.json"
 
 
@@ -60,30 +60,19 @@ def crash_text(ws: ClientConnection, timeout_s: float = 20) -> str:
 
 
 @pytest.fixture
-def serve_main(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-               ) -> Iterator[Callable[[Callable[[ft.Page], None]], str]]:
+def serve_main(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, live_server: LiveServer
+               ) -> Callable[[Callable[[ft.Page], None]], str]:
     """Start the table server on 127.0.0.1 with `main` as its page function;
-    returns the WebSocket address. Stopped after the test."""
-    started: list[tuple[uvicorn.Server, threading.Thread]] = []
+    returns the WebSocket address."""
 
     def start(main: Callable[[ft.Page], None]) -> str:
         import scorer.app.main
 
         monkeypatch.setattr(scorer.app.main, "main", main)
-        app = server.build_app(tmp_path / "data")
-        srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
-                                            ws="websockets-sansio", lifespan="on"))
-        thread = threading.Thread(target=srv.run, daemon=True)
-        thread.start()
-        started.append((srv, thread))
-        assert server.wait_until_started(srv, timeout_s=30)
-        port = srv.servers[0].sockets[0].getsockname()[1]
+        port = live_server(server.build_app(tmp_path / "data"))
         return f"ws://127.0.0.1:{port}/ws"
 
-    yield start
-    for srv, thread in started:
-        srv.should_exit = True
-        thread.join(15)
+    return start
 
 
 def test_a_crash_in_main_shows_no_server_path(serve_main: Callable[..., str],
