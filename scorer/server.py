@@ -126,18 +126,23 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
     else:
         logger.warning("%s not found: serving the full Material Icons font", icon_font)
 
-    app.mount(
-        "/",
-        flet_fastapi.app(
-            main,
-            assets_dir=str(ASSETS_DIR) if ASSETS_DIR.is_dir() else None,
-            app_name=APP_NAME,
-            app_short_name=APP_NAME,
-            app_description=APP_DESCRIPTION,
-            no_cdn=True,
-        ),
+    page_app = flet_fastapi.app(
+        main,
+        assets_dir=str(ASSETS_DIR) if ASSETS_DIR.is_dir() else None,
+        app_name=APP_NAME,
+        app_short_name=APP_NAME,
+        app_description=APP_DESCRIPTION,
+        no_cdn=True,
     )
+    # Flet's inner FastAPI keeps FastAPI's API pages (/docs loads its script from
+    # a CDN, /openapi.json lists the routes): nothing a guest needs.
+    page_app.router.routes = [r for r in page_app.router.routes
+                              if getattr(r, "path", None) not in API_PAGES]
+    app.mount("/", page_app)
     return app
+
+
+API_PAGES = frozenset({"/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"})
 
 
 #: One compressed-bytes cache per process (build_app may be called again in tests).
