@@ -180,7 +180,7 @@ def test_buffered_bodies_are_bounded(root: Path) -> None:
     assert status == 200
     assert "content-encoding" not in headers
     assert body == BIG and int(headers["content-length"]) == len(BIG)
-    assert cache.compressions == 0
+    assert cache.compressions == 0 and app.buffered == 0
 
 
 def raw_get(port: int, path: str, encoding: str) -> tuple[int, dict[str, str], bytes]:
@@ -217,3 +217,37 @@ def test_the_table_server_compresses_a_page_file_once_for_all_spellings(
         assert status == 200 and body, n
     assert cache.compressions == 2
     assert cache.stats().entries == 2
+
+
+def test_spellings_asked_at_once_wait_for_one_compression(root: Path) -> None:
+    cache = CompressedCache(upgrade=False)
+    app = CompressionMiddleware(SpaStaticFiles(directory=root), cache=cache)
+
+    async def run() -> list[tuple[int, dict[str, str], bytes]]:
+        return list(await asyncio.gather(*(fetch(app, p, {"Accept-Encoding": "br"})
+                                           for p in spellings("main.dart.wasm", 12))))
+
+    answers = asyncio.run(run())
+    assert all(brotli.decompress(body) == BIG for _s, _h, body in answers)
+    assert cache.compressions == 1
+    stats = cache.stats()
+    assert stats.entries == 1 and stats.in_flight == 0
+    assert app.buffered == 0  # every body held for compressing was let go
+
+
+def test_a_budget_for_one_body_serves_two_at_once(root: Path) -> None:
+    cache = CompressedCache(upgrade=False)
+    app = CompressionMiddleware(SpaStaticFiles(directory=root), cache=cache,
+                                max_buffered_bytes=len(BIG) * 3 // 2)
+
+    async def run() -> list[tuple[int, dict[str, str], bytes]]:
+        return list(await asyncio.gather(*(fetch(app, p, {"Accept-Encoding": "br"})
+                                           for p in ("/part0.js", "/part1.js"))))
+
+    answers = asyncio.run(run())
+    for n, (status, headers, body) in enumerate(answers):
+        assert status == 200
+        plain = brotli.decompress(body) if headers.get("content-encoding") == "br" else body
+        assert plain == BIG + b"// part %d\n" % n
+    assert any(h.get("content-encoding") == "br" for _s, h, _b in answers)
+    assert app.buffered == 0
