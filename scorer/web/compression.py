@@ -184,8 +184,9 @@ class CompressedCache:
 
     A request is matched to its content through an alias table, (canonical
     path, ETag) → content digest, of at most `max_aliases` rows: a file seen
-    under a known name is answered without reading its body; an unknown name
-    costs one read and one hash, never a compression of bytes already cached.
+    under a known name is answered from the cache as soon as its headers are
+    seen; an unknown name costs one buffered body and one hash, never a
+    compression of bytes already cached.
     Best-level passes wait in a queue of at most `max_jobs` contents (deduplicated;
     a pass re-reads its input from the cached fast-level bytes, so the queue holds
     no bodies).
