@@ -310,9 +310,11 @@ class GameStore:
             self._index.load()
         except DamagedFile as e:
             moved = move_aside(self._index.path, self.damaged_dir)
-            said = (f"The list of games could not be read ({e.reason}) and was rebuilt from "
-                    "the games themselves; no game was lost. The old file was kept as ")
-            self._report(said + f"{moved}.", said + f"{self._shown(moved)}.")
+            self._report(
+                f"The list of games could not be read ({e.reason}) and was rebuilt from "
+                f"the games themselves; no game was lost. The old file was kept as {moved}.",
+                "The list of games could not be read and was rebuilt from the games "
+                "themselves; no game was lost.")
             self._index.rows = {}
             self._index.dirty = True
 
@@ -357,9 +359,11 @@ class GameStore:
         """Move an unreadable game file aside and report it. The caller holds the store lock."""
         moved = move_aside(path, self.damaged_dir)
         self._index.drop(game_id)
-        said = f"The saved game {game_id} could not be read ({error.reason}). Its file was kept as "
-        self._report(f"{said}{moved}; every other game is fine.",
-                     f"{said}{self._shown(moved)}; every other game is fine.")
+        self._report(
+            f"The saved game {game_id} could not be read ({error.reason}). "
+            f"Its file was kept as {moved}; every other game is fine.",
+            f"The saved game {game_id} could not be read; its file was set aside as "
+            f"{self._shown(moved)}. Every other game is fine.")
         return moved
 
     def _shown(self, path: Path) -> str:
