@@ -41,6 +41,7 @@ from scorer.paths import resolve_data_dir
 from scorer.store import folder_lock
 from scorer.store.folder_lock import FolderBusy, FolderLease
 from scorer.web.compression import CompressedCache, CompressionMiddleware
+from scorer.web.crash_notice import CrashNoticeMiddleware
 
 logger = logging.getLogger(__name__)
 
@@ -101,6 +102,9 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
     # Compressed page files, compressed once, revalidated with ETags (see
     # scorer.web.compression). Outermost, so it sees every response.
     app.add_middleware(CompressionMiddleware, cache=compression_cache)
+    # A crashed session's traceback stays in the server's log; the phone gets a
+    # short notice (scorer.web.crash_notice).
+    app.add_middleware(CrashNoticeMiddleware)
     # Routes of our own: declared here, before the mount, or the page's
     # catch-all "/" shadows them.
     font_manifest = trimmed_font_manifest()
@@ -135,18 +139,23 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
     else:
         logger.warning("%s not found: serving the full Material Icons font", icon_font)
 
-    app.mount(
-        "/",
-        flet_fastapi.app(
-            main,
-            assets_dir=str(ASSETS_DIR) if ASSETS_DIR.is_dir() else None,
-            app_name=APP_NAME,
-            app_short_name=APP_NAME,
-            app_description=APP_DESCRIPTION,
-            no_cdn=True,
-        ),
+    page_app = flet_fastapi.app(
+        main,
+        assets_dir=str(ASSETS_DIR) if ASSETS_DIR.is_dir() else None,
+        app_name=APP_NAME,
+        app_short_name=APP_NAME,
+        app_description=APP_DESCRIPTION,
+        no_cdn=True,
     )
+    # Flet's inner FastAPI keeps FastAPI's API pages (/docs loads its script from
+    # a CDN, /openapi.json lists the routes): nothing a guest needs.
+    page_app.router.routes = [r for r in page_app.router.routes
+                              if getattr(r, "path", None) not in API_PAGES]
+    app.mount("/", page_app)
     return app
+
+
+API_PAGES = frozenset({"/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"})
 
 
 #: One compressed-bytes cache per process (build_app may be called again in tests).

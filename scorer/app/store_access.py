@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 
 from scorer.app import CONFIG
 from scorer.paths import resolve_data_dir
 from scorer.store.game_store import GameStore
+
+logger = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _store: GameStore | None = None
@@ -17,5 +20,11 @@ def get_store() -> GameStore:
     global _store
     with _lock:
         if _store is None:
-            _store = GameStore(resolve_data_dir(CONFIG.data_dir))
+            # Problems name files by their full path: for the server's terminal
+            # only (phones see the store's `notices`).
+            _store = GameStore(resolve_data_dir(CONFIG.data_dir), on_problem=_log_problem)
         return _store
+
+
+def _log_problem(problem: str) -> None:
+    logger.warning("%s", problem)

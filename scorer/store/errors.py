@@ -23,10 +23,16 @@ class GameNotFound(StoreError):
 
 class GameDamaged(GameNotFound):
     """The game's file could not be read; it was moved aside (if the folder
-    allowed it: else `moved_to` is None and it was left in place) and reported."""
+    allowed it: else `moved_to` is None and it was left in place) and reported.
 
-    def __init__(self, game_id: str, reason: str, moved_to: str | None) -> None:
-        kept = "was left where it is" if moved_to is None else f"was kept as {moved_to}"
+    The message names the kept file as `shown_as` (relative to the data folder:
+    phones see it); `moved_to` is its full path, for the server's log and the CLI.
+    """
+
+    def __init__(self, game_id: str, reason: str, moved_to: str | None,
+                 shown_as: str | None = None) -> None:
+        kept = ("was left where it is" if moved_to is None
+                else f"was kept as {shown_as or moved_to}")
         StoreError.__init__(
             self,
             f"The saved game {game_id} could not be read ({reason}). "

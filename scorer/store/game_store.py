@@ -84,7 +84,8 @@ Change = Callable[[dict[str, Any]], tuple[dict[str, Any], int | None, str]]
 class GameStore:
     """All saved games in `data_dir`. See the module docstring for the layout."""
 
-    def __init__(self, data_dir: Path, *, read_only: bool = False) -> None:
+    def __init__(self, data_dir: Path, *, read_only: bool = False,
+                 on_problem: Callable[[str], None] | None = None) -> None:
         """Open the games in `data_dir`.
 
         For writing (the default) this takes the folder's lock (raises
@@ -95,10 +96,18 @@ class GameStore:
         self.games_dir = self.data_dir / "games"
         self.damaged_dir = self.data_dir / "damaged"
         self.read_only = read_only
-        # Files moved aside (or skipped) since start-up, in player words.
+        # Files moved aside (or skipped) since start-up: `problems` names them by
+        # full path (the CLI prints these, `on_problem` gets each one: the server
+        # logs it); `notices` says the same in player words with no server path
+        # (every phone sees them).
         self.problems: list[str] = []
+        self.notices: list[str] = []
+        self.on_problem = on_problem
         self._lock = threading.RLock()
-        self._game_locks: dict[str, threading.Lock] = {}
+        # Locks of the games being read or changed now, dropped when the last user
+        # lets go: every guest can ask for any id, so a table per id ever asked
+        # would grow without end.
+        self._game_locks: dict[str, _GameLock] = {}
         self._reported: set[str] = set()
         # Game files that do not parse and could not be moved aside, by the
         # signature they had: not read again until they change.
@@ -149,8 +158,8 @@ class GameStore:
             game_id = secrets.token_hex(4)
             while game_id in self._game_locks or self._path(game_id).exists():
                 game_id = secrets.token_hex(4)
-            lock = self._game_locks[game_id] = threading.Lock()
-        with lock:
+            held = self._use_lock(game_id)
+        with self._holding(game_id, held):
             record = new_record(game_id, doc, utcnow())
             try:
                 write_record(self._path(game_id), record, create=True)
@@ -290,8 +299,8 @@ class GameStore:
     def _game_lock(self, game_id: str) -> Iterator[None]:
         self._path(game_id)
         with self._lock:
-            lock = self._game_locks.setdefault(game_id, threading.Lock())
-        with lock:
+            held = self._use_lock(game_id)
+        with self._holding(game_id, held):
             yield
 
     def _writer(self) -> None:
@@ -312,6 +321,25 @@ class GameStore:
         except OSError as e:  # a cache: a full disk must not stop anyone reading
             logger.warning("could not write the game list %s (%s)", self._index.path,
                            e.strerror or e)
+
+    def _use_lock(self, game_id: str) -> _GameLock:
+        """The game's lock, counted as used; the caller holds the store lock."""
+        held = self._game_locks.get(game_id)
+        if held is None:
+            held = self._game_locks[game_id] = _GameLock()
+        held.users += 1
+        return held
+
+    @contextlib.contextmanager
+    def _holding(self, game_id: str, held: _GameLock) -> Iterator[None]:
+        try:
+            with held.lock:
+                yield
+        finally:
+            with self._lock:
+                held.users -= 1
+                if held.users == 0 and self._game_locks.get(game_id) is held:
+                    del self._game_locks[game_id]
 
     def _mutate(self, game_id: str, expected_revision: int | None, change: Change) -> StoredGame:
         self._writer()
@@ -345,7 +373,10 @@ class GameStore:
         except DamagedFile as e:
             with self._lock:
                 moved = self._quarantine(path, game_id, e)
-            raise GameDamaged(game_id, e.reason, None if moved is None else str(moved)) from e
+            raise GameDamaged(game_id, e.reason, None if moved is None else str(moved),
+                              None if moved is None else self._shown(moved)) from e
+        except NewerSchema as e:  # its message reaches phones: no server path in it
+            raise NewerSchema(self._shown(path), e.found, e.supported) from e
         if record["id"] != game_id:
             # A copied or renamed file: the file name is what every caller uses.
             record["id"] = game_id
@@ -366,10 +397,11 @@ class GameStore:
             self._index.dirty = True
             moved = self._move_aside(self._index.path)
             kept = "" if moved is None else f" The old file was kept as {moved}."
-            self.problems.append(
+            self._report(
                 f"The list of games could not be read ({e.reason}) and was rebuilt from "
-                f"the games themselves; no game was lost.{kept}"
-            )
+                f"the games themselves; no game was lost.{kept}",
+                "The list of games could not be read and was rebuilt from the games "
+                "themselves; no game was lost.")
         except OSError as e:  # unreadable (permissions...): a cache, rebuilt in memory
             logger.warning("could not read the game list (%s)", e.strerror or e)
             self._index.rows = {}
@@ -415,7 +447,9 @@ class GameStore:
                 continue
             except NewerSchema as e:
                 seen.discard(game_id)
-                self._report_once(str(path), str(e))
+                self._report_once(str(path), str(e), (
+                    f"The saved game {game_id} was saved by a newer version of Tarabish: "
+                    "update the app to open it. Its file was left as it is."))
                 continue
             except DamagedFile as e:
                 seen.discard(game_id)
@@ -433,17 +467,45 @@ class GameStore:
         moved = self._move_aside(path)
         self._index.drop(game_id)
         kept = "was left where it is" if moved is None else f"was kept as {moved}"
+        shown = ("was left where it is" if moved is None
+                 else f"was set aside as {self._shown(moved)}")
         self._report_once(
             f"{path}|{error.reason}|{moved}",
             f"The saved game {game_id} could not be read ({error.reason}). "
             f"Its file {kept}; every other game is fine.",
+            f"The saved game {game_id} could not be read; its file {shown}. "
+            "Every other game is fine.",
         )
         return moved
 
-    def _report_once(self, key: str, message: str) -> None:
+    def _shown(self, path: Path) -> str:
+        """`path` as a phone may see it: relative to the data folder, whose place on
+        the server is no guest's business."""
+        try:
+            return f"{path.relative_to(self.data_dir).as_posix()} in the data folder"
+        except ValueError:
+            return f"{path.name} in the data folder"
+
+    def _report(self, problem: str, notice: str) -> None:
+        self.problems.append(problem)
+        self.notices.append(notice)
+        if self.on_problem is not None:
+            self.on_problem(problem)
+
+    def _report_once(self, key: str, problem: str, notice: str) -> None:
         if key not in self._reported:
             self._reported.add(key)
-            self.problems.append(message)
+            self._report(problem, notice)
+
+
+class _GameLock:
+    """One game's lock and how many callers hold it or wait for it."""
+
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.users = 0
 
 
 def _describe_update(old: dict[str, Any], new: dict[str, Any]) -> str:

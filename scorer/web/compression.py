@@ -9,15 +9,18 @@ wrapped around the whole app:
   under `minimum_size` and already-compressed types (woff2, png) are left as
   they are, and so are WebSocket connections, HEAD/Range requests it has no
   cached body for, and responses that are not 200;
-- compresses each file ONCE: bytes are cached in memory, keyed by path, the
-  inner ETag (Starlette's ETag changes with the file's mtime and size, so a
-  new release of the app is recompressed) and encoding. The first request for
-  a file gets a fast level (brotli 5 / gzip 6: ~0.2 s for the 8.5 MB
-  main.dart.wasm, in a worker thread), and a background thread then replaces
-  it with the best level (brotli 11, ~16 s for that file; gzip by Zopfli,
-  ~12 s for it, 4-5 % smaller than gzip -9: the gzip that phones on plain-HTTP
-  Wi-Fi get). Requests for a file being compressed wait for that one
-  compression;
+- compresses each file ONCE: bytes are cached in memory, keyed by the file's
+  content and the encoding (see `CompressedCache`: however a guest spells the
+  path, `//f`, `/./f`, `/x/../f`, and whatever page route index.html answers, one
+  content is compressed once). A new release of the app has new contents, so it
+  is recompressed. The first request for a file gets a fast level (brotli 5 /
+  gzip 6: ~0.2 s for the 8.5 MB main.dart.wasm, in a worker thread), and a
+  background thread then replaces it with the best level (brotli 11, ~16 s for
+  that file; gzip by Zopfli, ~12 s for it, 4-5 % smaller than gzip -9: the gzip
+  that phones on plain-HTTP Wi-Fi get). Requests for a file being compressed
+  wait for that one compression. Everything is bounded: the cache's bytes, its
+  table of names, the best-level queue, and the bodies held while compressing;
+- answers `If-None-Match: *` for an existing file with 304 (RFC 9110, 13.1.2);
 - sets `Cache-Control: no-cache` and a per-encoding strong ETag (`"<etag>-br"`)
   on files, so a reload asks "changed?" for each file and gets a 304 with no
   body. The inner StaticFiles answers the 304 itself (the encoding suffix is
@@ -31,10 +34,12 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import hashlib
 import logging
 import os
-import queue
+import posixpath
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -136,121 +141,213 @@ def untagged(etag: str) -> str:
     return ("W/" if weak else "") + core
 
 
+def canonical_path(path: str) -> str:
+    """`//a/./b/../c/` → `/a/c`: one name for the spellings a static-file server
+    resolves to the same file (the cache must not grow per spelling)."""
+    return posixpath.normpath("/" + path.lstrip("/"))
+
+
+def content_digest(body: bytes) -> bytes:
+    """What the compressed bytes are cached under: the file's content itself, so
+    every path that serves it (spellings, page routes answered by index.html)
+    shares one compression."""
+    return hashlib.blake2b(body, digest_size=16).digest()
+
+
+def decompress(data: bytes, encoding: str) -> bytes:
+    return bytes(brotli.decompress(data)) if encoding == "br" else gzip.decompress(data)
+
+
+ContentKey = tuple[bytes, str]
+"""(content digest, encoding)."""
+
+
 @dataclass
 class Entry:
     data: bytes
     level: int
 
 
-class CompressedCache:
-    """Compressed bodies by (path, etag, encoding), at most `max_bytes` in all."""
+@dataclass(frozen=True)
+class CacheStats:
+    """What the cache holds now (tests and benchmarks check the bounds)."""
 
-    def __init__(self, max_bytes: int = 128 * 1024 * 1024, upgrade: bool = True) -> None:
+    entries: int
+    bytes: int
+    aliases: int
+    jobs: int
+    in_flight: int
+
+
+class CompressedCache:
+    """Compressed bodies by content and encoding, at most `max_bytes` in all.
+
+    A request is matched to its content through an alias table, (canonical
+    path, ETag) → content digest, of at most `max_aliases` rows: a file seen
+    under a known name is answered from the cache as soon as its headers are
+    seen; an unknown name costs one buffered body and one hash, never a
+    compression of bytes already cached.
+    Best-level passes wait in a queue of at most `max_jobs` contents (deduplicated;
+    a pass re-reads its input from the cached fast-level bytes, so the queue holds
+    no bodies).
+    """
+
+    def __init__(self, max_bytes: int = 96 * 1024 * 1024, upgrade: bool = True,
+                 max_aliases: int = 1024, max_jobs: int = 64) -> None:
         self.max_bytes = max_bytes
         self.upgrade = upgrade
-        self._entries: OrderedDict[tuple[str, str, str], Entry] = OrderedDict()
+        self.max_aliases = max_aliases
+        self.max_jobs = max_jobs
+        self._entries: OrderedDict[ContentKey, Entry] = OrderedDict()
+        self._aliases: OrderedDict[bytes, bytes] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
-        self._key_locks: dict[tuple[str, str, str], threading.Lock] = {}
-        self._jobs: queue.Queue[tuple[tuple[str, str, str], bytes]] = queue.Queue()
+        self._changed = threading.Condition(self._lock)
+        """Signalled when a compression ends or a best-level job is queued."""
+        self._in_flight: set[ContentKey] = set()
+        """Keys being compressed now: at most one per worker thread, emptied as they end."""
+        self._jobs: OrderedDict[ContentKey, None] = OrderedDict()
+        self._running = 0
         self._worker: threading.Thread | None = None
-        self._pending = 0
-        """Best-level jobs queued or running (counted from queueing to the end of the job,
-        so there is no moment when a job taken off the queue counts as done)."""
         self.compressions = 0
         """How many compressions were made (tests check a file is compressed once)."""
 
-    def get(self, key: tuple[str, str, str]) -> Entry | None:
+    @staticmethod
+    def _alias(path: str, etag: str) -> bytes:
+        # Hashed, so a row costs the same for a 60 KB path as for "/".
+        return hashlib.blake2b(f"{canonical_path(path)}\0{etag}".encode("utf-8", "replace"),
+                               digest_size=16).digest()
+
+    def lookup(self, path: str, etag: str, encoding: str) -> Entry | None:
+        """The cached bytes for this file as last seen under this name, if any."""
+        alias = self._alias(path, etag)
         with self._lock:
-            entry = self._entries.get(key)
+            digest = self._aliases.get(alias)
+            if digest is None:
+                return None
+            self._aliases.move_to_end(alias)
+            entry = self._entries.get((digest, encoding))
             if entry is not None:
-                self._entries.move_to_end(key)
+                self._entries.move_to_end((digest, encoding))
             return entry
 
     def pending(self) -> int:
         """Best-level compressions queued or running."""
         with self._lock:
-            return self._pending
+            return len(self._jobs) + self._running
 
-    def get_or_compress(self, key: tuple[str, str, str], body: bytes) -> Entry:
-        """The cached entry, or compress now (fast level) and queue the best level.
-        Blocking: call from a worker thread. One compression per key at a time."""
+    def stats(self) -> CacheStats:
         with self._lock:
-            lock = self._key_locks.setdefault(key, threading.Lock())
-        with lock:
-            entry = self.get(key)
+            return CacheStats(len(self._entries), self._size, len(self._aliases),
+                              len(self._jobs) + self._running, len(self._in_flight))
+
+    def get_or_compress(self, path: str, etag: str, encoding: str, body: bytes) -> Entry:
+        """The cached entry for `body`, or compress it now (fast level) and queue the
+        best level. Blocking: call from a worker thread. One compression per
+        content and encoding at a time; others asking for it wait for that one."""
+        digest = content_digest(body)
+        key = (digest, encoding)
+        alias = self._alias(path, etag)
+        with self._lock:
+            self._aliases[alias] = digest
+            self._aliases.move_to_end(alias)
+            while len(self._aliases) > self.max_aliases:
+                self._aliases.popitem(last=False)
+            while key in self._in_flight:
+                self._changed.wait()
+            entry = self._entries.get(key)
             if entry is not None:
+                self._entries.move_to_end(key)
                 return entry
-            encoding = key[2]
+            self._in_flight.add(key)
+        try:
             level = FAST_LEVEL[encoding] if self.upgrade else BEST_LEVEL[encoding]
             entry = Entry(compress(body, encoding, level), level)
+        finally:
             with self._lock:
-                self.compressions += 1
+                self._in_flight.discard(key)
+                self._changed.notify_all()
+        with self._lock:
+            self.compressions += 1
             self._put(key, entry)
-        if self.upgrade and entry.level < BEST_LEVEL[encoding]:
-            self._queue_upgrade(key, body)
+            if self.upgrade and entry.level < BEST_LEVEL[encoding]:
+                self._queue_upgrade(key)
         return entry
 
-    def _put(self, key: tuple[str, str, str], entry: Entry) -> None:
-        with self._lock:
-            # A file changed (new ETag): drop its older versions.
-            for old in [k for k in self._entries if k[0] == key[0] and k[2] == key[2]
-                        and k != key]:
-                self._size -= len(self._entries.pop(old).data)
-            previous = self._entries.pop(key, None)
-            if previous is not None:
-                self._size -= len(previous.data)
-            self._entries[key] = entry
-            self._size += len(entry.data)
-            while self._size > self.max_bytes and len(self._entries) > 1:
-                _k, dropped = self._entries.popitem(last=False)
-                self._size -= len(dropped.data)
+    def _put(self, key: ContentKey, entry: Entry) -> None:
+        """Store an entry, dropping the least recently used past `max_bytes`.
+        The caller holds the lock."""
+        previous = self._entries.pop(key, None)
+        if previous is not None:
+            self._size -= len(previous.data)
+        self._entries[key] = entry
+        self._size += len(entry.data)
+        while self._size > self.max_bytes and len(self._entries) > 1:
+            _k, dropped = self._entries.popitem(last=False)
+            self._size -= len(dropped.data)
 
-    def _queue_upgrade(self, key: tuple[str, str, str], body: bytes) -> None:
+    def _queue_upgrade(self, key: ContentKey) -> None:
+        """Queue a best-level pass; the caller holds the lock. A full queue drops it:
+        that content keeps its fast level, which is still a good compression."""
+        if key in self._jobs:
+            return
+        if len(self._jobs) + self._running >= self.max_jobs:
+            logger.debug("best-level queue full: keeping the fast level")
+            return
+        self._jobs[key] = None
+        self._changed.notify_all()
+        if self._worker is None or not self._worker.is_alive():
+            # A daemon thread: Ctrl-C never waits for a brotli-11 run.
+            self._worker = threading.Thread(target=self._upgrade_loop,
+                                            name="compress-best", daemon=True)
+            self._worker.start()
+
+    def _next_job(self) -> ContentKey | None:
+        """The next queued job, or None when the queue stayed empty for 5 s."""
+        deadline = time.monotonic() + 5
         with self._lock:
-            self._pending += 1
-        self._jobs.put((key, body))
-        with self._lock:
-            if self._worker is None or not self._worker.is_alive():
-                # A daemon thread: Ctrl-C never waits for a brotli-11 run.
-                self._worker = threading.Thread(target=self._upgrade_loop,
-                                                name="compress-best", daemon=True)
-                self._worker.start()
+            while not self._jobs:  # woken by any compression's end, hence the deadline
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self._worker = None
+                    return None
+                self._changed.wait(left)
+            key, _ = self._jobs.popitem(last=False)
+            self._running += 1
+            return key
 
     def _upgrade_loop(self) -> None:
         # Lower this thread's priority (Linux: per thread), so phones being served
         # always come before the best-level runs.
         with contextlib.suppress(AttributeError, OSError):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-        while True:
+        while (key := self._next_job()) is not None:
             try:
-                key, body = self._jobs.get(timeout=5)
-            except queue.Empty:
-                with self._lock:
-                    if self._jobs.empty():
-                        self._worker = None
-                        return
-                continue
-            try:
-                current = self.get(key)
-                encoding = key[2]
-                if current is not None and current.level < BEST_LEVEL[encoding]:
-                    level = BEST_LEVEL[encoding]
-                    entry = Entry(compress(body, encoding, level), level)
-                    with self._lock:
-                        self.compressions += 1
-                        still = key in self._entries
-                    if still:
-                        self._put(key, entry)
+                self._upgrade(key)
             except Exception:
-                logger.exception("could not compress %s", key[0])
+                logger.exception("could not compress a page file at the best level")
             finally:
                 with self._lock:
-                    self._pending -= 1
+                    self._running -= 1
+
+    def _upgrade(self, key: ContentKey) -> None:
+        encoding = key[1]
+        with self._lock:
+            current = self._entries.get(key)
+        if current is None or current.level >= BEST_LEVEL[encoding]:
+            return  # dropped from the cache meanwhile, or already done
+        body = decompress(current.data, encoding)
+        level = BEST_LEVEL[encoding]
+        entry = Entry(compress(body, encoding, level), level)
+        with self._lock:
+            self.compressions += 1
+            if self._entries.get(key) is current:
+                self._put(key, entry)
 
 
 class CompressionMiddleware:
-    """See the module docstring."""
+    """See the module docstring. `max_buffered_bytes` bounds the bodies held at once
+    while they are being compressed; past it, a response goes out as it is."""
 
     def __init__(
         self,
@@ -258,11 +355,21 @@ class CompressionMiddleware:
         minimum_size: int = 1024,
         cache: CompressedCache | None = None,
         cache_control: str = "no-cache",
+        max_buffered_bytes: int = 64 * 1024 * 1024,
     ) -> None:
         self.app = app
         self.minimum_size = minimum_size
         self.cache = cache or CompressedCache()
         self.cache_control = cache_control
+        self.max_buffered_bytes = max_buffered_bytes
+        self.buffered = 0
+        """Bytes held by responses being buffered now (changed on the event loop only)."""
+
+    def reserve(self, size: int) -> bool:
+        if self.buffered + size > self.max_buffered_bytes:
+            return False
+        self.buffered += size
+        return True
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD"):
@@ -272,37 +379,57 @@ class CompressionMiddleware:
         encoding = None if "range" in headers else choose_encoding(
             headers.get("accept-encoding", ""))
         sent_tags: dict[str, str] = {}
+        any_tag = False
         inm = headers.get("if-none-match")
         if inm:
             # Our ETags carry the encoding; the inner app knows only its own.
             plain = []
             for tag in (t.strip() for t in inm.split(",")):
-                if tag:
+                if tag == "*":
+                    any_tag = True  # answered here: Starlette does not know "*"
+                elif tag:
                     base = untagged(tag)
                     sent_tags.setdefault(base.removeprefix("W/"), tag)
                     plain.append(base)
             raw = [(k, v) for k, v in scope["headers"] if k.lower() != b"if-none-match"]
-            raw.append((b"if-none-match", ", ".join(plain).encode("latin-1")))
+            if plain:
+                raw.append((b"if-none-match", ", ".join(plain).encode("latin-1")))
             scope = {**scope, "headers": raw}
-        responder = _Responder(self, scope, send, encoding, sent_tags)
-        await self.app(scope, receive, responder.send)
-        await responder.finish()
+        responder = _Responder(self, scope, send, encoding, sent_tags, any_tag)
+        try:
+            await self.app(scope, receive, responder.send)
+            await responder.finish()
+        finally:
+            responder.release()
+
+
+NOT_MODIFIED_HEADERS = frozenset({"cache-control", "content-location", "date", "etag",
+                                  "expires", "vary"})
+"""What a 304 carries (RFC 9110, 15.4.5)."""
 
 
 class _Responder:
     """Watches one response on its way out and rewrites it."""
 
     def __init__(self, mw: CompressionMiddleware, scope: Scope, send: Send,
-                 encoding: str | None, sent_tags: dict[str, str]) -> None:
+                 encoding: str | None, sent_tags: dict[str, str], any_tag: bool) -> None:
         self.mw = mw
         self.path = scope.get("root_path", "") + scope["path"]
         self.head = scope["method"] == "HEAD"
         self.inner_send = send
         self.encoding = encoding
         self.sent_tags = sent_tags
+        self.any_tag = any_tag
         self.mode = "pass"  # pass | buffer | done
         self.start: Message | None = None
+        self.etag: str | None = None
         self.chunks: list[bytes] = []
+        self.held = 0
+        """Bytes of `chunks`, reserved from the middleware's budget."""
+
+    def release(self) -> None:
+        self.mw.buffered -= self.held
+        self.held = 0
 
     async def send(self, message: Message) -> None:
         if message["type"] == "http.response.start":
@@ -329,13 +456,21 @@ class _Responder:
             return
         length = headers.get("content-length")
         small = length is not None and length.isdigit() and int(length) < self.mw.minimum_size
-        if (status != 200 or self.encoding is None or not compressible or small
-                or "content-encoding" in headers):
+        encode = (status == 200 and self.encoding is not None and compressible and not small
+                  and "content-encoding" not in headers)
+        if self.any_tag and 200 <= status < 300:
+            # `If-None-Match: *` and the resource exists: a GET or HEAD gets 304
+            # (RFC 9110, 13.1.2), carrying the ETag a 200 would have had.
+            if etag and encode and self.encoding is not None:
+                headers["etag"] = tagged(etag, self.encoding)
+            await self._not_modified(message, headers)
+            return
+        if not encode:
             await self.inner_send({**message, "headers": headers.raw})
             return
         self.start = {**message, "headers": headers.raw}
-        key = self._key(headers)
-        cached = self.mw.cache.get(key) if key else None
+        self.etag = etag
+        cached = self.mw.cache.lookup(self.path, etag, self.encoding or "") if etag else None
         if cached is not None:
             await self._send_compressed(cached.data, cached.level)
             self.mode = "done"  # the inner body is not needed
@@ -344,11 +479,12 @@ class _Responder:
         else:
             self.mode = "buffer"
 
-    def _key(self, headers: MutableHeaders) -> tuple[str, str, str] | None:
-        etag = headers.get("etag")
-        if not etag or self.encoding is None:
-            return None
-        return (self.path, etag, self.encoding)
+    async def _not_modified(self, message: Message, headers: MutableHeaders) -> None:
+        kept = [(k, v) for k, v in headers.raw if k.decode("latin-1").lower()
+                in NOT_MODIFIED_HEADERS]
+        await self.inner_send({**message, "status": 304, "headers": kept})
+        await self.inner_send({"type": "http.response.body", "body": b""})
+        self.mode = "done"  # the inner body is dropped
 
     async def _on_body(self, message: Message) -> None:
         if self.mode == "pass":
@@ -356,27 +492,45 @@ class _Responder:
             return
         if self.mode == "done":
             return
-        self.chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
+        chunk = message.get("body", b"")
+        more = message.get("more_body", False)
+        over = self.etag is None and self.held + len(chunk) > ON_THE_FLY_LIMIT
+        if over or not self.mw.reserve(len(chunk)):
+            await self._send_as_it_is(chunk, more)
+            return
+        self.held += len(chunk)
+        self.chunks.append(chunk)
+        if not more:
             await self._compress_and_send()
+
+    async def _send_as_it_is(self, chunk: bytes, more: bool) -> None:
+        """Too big to hold: what is buffered and the rest go out uncompressed."""
+        assert self.start is not None
+        self.mode = "pass"
+        body = b"".join(self.chunks) + chunk
+        self.chunks = []
+        self.release()
+        await self.inner_send(self.start)
+        await self.inner_send({"type": "http.response.body", "body": body, "more_body": more})
 
     async def _compress_and_send(self) -> None:
         assert self.start is not None and self.encoding is not None
         self.mode = "done"
         body = b"".join(self.chunks)
         self.chunks = []
-        headers = MutableHeaders(raw=list(self.start["headers"]))
-        key = self._key(headers)
-        if len(body) < self.mw.minimum_size or (key is None and len(body) > ON_THE_FLY_LIMIT):
+        if len(body) < self.mw.minimum_size:
             await self.inner_send(self.start)
             await self.inner_send({"type": "http.response.body", "body": body})
             return
-        if key is None:
+        if self.etag is None:
             level = FAST_LEVEL[self.encoding]
             data = await anyio.to_thread.run_sync(compress, body, self.encoding, level)
         else:
-            entry = await anyio.to_thread.run_sync(self.mw.cache.get_or_compress, key, body)
+            entry = await anyio.to_thread.run_sync(
+                self.mw.cache.get_or_compress, self.path, self.etag, self.encoding, body)
             data, level = entry.data, entry.level
+        del body
+        self.release()
         await self._send_compressed(data, level)
 
     async def _send_compressed(self, data: bytes, level: int) -> None:
@@ -397,4 +551,3 @@ class _Responder:
         """The inner app returned; flush a body it ended without `more_body=False`."""
         if self.mode == "buffer":
             await self._compress_and_send()
-

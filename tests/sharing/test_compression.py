@@ -259,4 +259,4 @@ def test_cache_is_bounded(root: Path) -> None:
     with build(root, cache) as c:
         c.get("/main.dart.wasm", headers={"Accept-Encoding": "br"})
         c.get("/index.html", headers={"Accept-Encoding": "br"})
-        assert len(cache._entries) == 1
+        assert cache.stats().entries == 1

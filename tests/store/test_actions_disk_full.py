@@ -13,8 +13,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from conftest import MADE_0, game_doc
 from faults import failing_writes, snapshot
+from store_docs import MADE_0, game_doc
 
 from scorer.app.actions import TableActions
 from scorer.app.game_view_model import GameModel

@@ -17,9 +17,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import game_doc
 from fastapi.testclient import TestClient
 from faults import failing_writes
+from store_docs import game_doc
 
 from scorer.app import CONFIG, store_access
 from scorer.cli import main

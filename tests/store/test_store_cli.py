@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import BAD_TRUMP, game_doc
+from store_docs import BAD_TRUMP, game_doc
 
 from scorer.cli import main
 from scorer.store import GameStore

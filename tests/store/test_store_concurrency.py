@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from conftest import game_doc
+from store_docs import game_doc
 
 from scorer.store import GameStore, StaleRevision
 
@@ -115,3 +115,50 @@ def test_racing_edits_to_one_game_lose_nothing(tmp_path: Path) -> None:
     assert [h["points"]["tricks"] for h in final.doc["hands"]] == [
         30 + 10 * t + 9 for t in range(4)
     ]
+
+
+def test_asking_for_many_ids_leaves_no_memory_behind(tmp_path: Path) -> None:
+    """Any guest can open /game/<any id>: the per-game locks must not pile up."""
+    import contextlib
+    import tracemalloc
+
+    from scorer.store import GameNotFound
+
+    store = GameStore(tmp_path)
+    g = store.create_game(game_doc(1))
+    ours = [tracemalloc.Filter(True, "*/scorer/*")]  # not Python's own caches
+    tracemalloc.start()
+    try:
+        before = tracemalloc.take_snapshot().filter_traces(ours)
+        for n in range(20_000):
+            with contextlib.suppress(GameNotFound):
+                store.get_game(f"{n:08x}")
+        after = tracemalloc.take_snapshot().filter_traces(ours)
+    finally:
+        tracemalloc.stop()
+    grown = sum(d.size_diff for d in after.compare_to(before, "filename"))
+    assert grown < 50_000, f"{grown} bytes kept after 20,000 missing ids"
+    assert store.get_game(g.id) == g
+
+
+def test_one_game_still_takes_one_writer_at_a_time(tmp_path: Path) -> None:
+    """Locks are dropped when unused, yet two writers of one game never overlap."""
+    store = GameStore(tmp_path)
+    g = store.create_game(game_doc(0))
+    inside = Counter[str]()
+    overlaps: list[int] = []
+    real_read = store._read
+
+    def watched_read(game_id: str) -> dict[str, Any]:
+        inside[game_id] += 1
+        if inside[game_id] > 1:
+            overlaps.append(inside[game_id])
+        try:
+            return real_read(game_id)
+        finally:
+            inside[game_id] -= 1
+
+    store._read = watched_read  # type: ignore[method-assign]
+    errors = run_threads([lambda: [store.get_game(g.id) for _ in range(200)]
+                          for _ in range(4)])
+    assert errors == [] and overlaps == []

@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import MADE, MADE_0, game_doc
 from faults import failing_writes, snapshot
+from store_docs import MADE, MADE_0, game_doc
 
 from scorer.cli import main
 from scorer.store import GameStore

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import game_doc
+from store_docs import game_doc
 
 from scorer.store import GameStore
 from scorer.store.records import read_record

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import BAD_TRUMP, MADE, MADE_0, game_doc
+from store_docs import BAD_TRUMP, MADE, MADE_0, game_doc
 
 from scorer.store import (
     GameDamaged,

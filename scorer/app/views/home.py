@@ -14,11 +14,23 @@ def in_progress(ctx: AppContext) -> list[GameSummary]:
     return [game for game in ctx.store.list_games() if not game.finished]
 
 
+SHOWN_NOTICES = 3
+"""Store notices shown at most on the home screen (the server's terminal has them all)."""
+
+
+def store_notices(ctx: AppContext) -> list[str]:
+    """The store's problems in player words, without server paths, a few at most."""
+    notices = list(ctx.store.notices)
+    if len(notices) > SHOWN_NOTICES:
+        more = len(notices) - SHOWN_NOTICES + 1
+        notices = [*notices[:SHOWN_NOTICES - 1],
+                   f"{more} more files could not be read: the server's window lists them."]
+    return notices
+
+
 def home_view(ctx: AppContext) -> ft.View:
-    body: list[ft.Control] = []
-    for problem in ctx.store.problems:
-        body.append(notice(problem, error=True))
-    playing = in_progress(ctx)
+    playing = in_progress(ctx)  # first: reading the game list may find a damaged file
+    body: list[ft.Control] = [notice(text, error=True) for text in store_notices(ctx)]
     if playing:
         latest = playing[0]
         score = f"{latest.teams[0]} {latest.totals[0]} – {latest.totals[1]} {latest.teams[1]}"
