@@ -12,6 +12,7 @@ from rules.game import Game
 from rules.hands import Hand, PassedHand
 from rules.house_rules import HouseRules
 from rules.messages import explain
+from rules.plain_text import listed, replace_unsafe
 from rules.replay import GameReplay, replay
 
 FORMAT: Final = "tarabish-game/1"
@@ -35,18 +36,28 @@ def _as_json(value: Any, index: int | None = None) -> str:
     "yes" for true, which lax validation would quietly convert.
     """
     try:
-        return json.dumps(value, allow_nan=False)
+        text = json.dumps(value, allow_nan=False, ensure_ascii=False)
+        # A lone UTF-16 surrogate ("\ud800") decodes in Python but is no character.
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise GameFileError(
+            "the game file holds a broken character (a lone \\u surrogate)", hand=index
+        ) from exc
     except (TypeError, ValueError) as exc:
         raise GameFileError(
             "the game file holds something that is not plain JSON", hand=index
         ) from exc
+    return text
 
 
-def parse_game(doc: Any) -> Game:
+def parse_game(doc: Any, *, saved: bool = False) -> Game:
     """Read a tarabish-game/1 document (already decoded from JSON) into a Game.
 
     Raises GameFileError naming the 0-based hand for problems inside a hand.
     Whether the hands are possible in play is `replay`'s business.
+    `saved=True` is for games already in the store: control characters in
+    their names (saved before names were checked for them) become "�"
+    instead of locking the game away.
     """
     if not isinstance(doc, dict):
         raise GameFileError("a game file must be one JSON object")
@@ -56,7 +67,7 @@ def parse_game(doc: Any) -> Game:
         )
     unknown = sorted(str(key) for key in doc if key not in _TOP_KEYS)
     if unknown:
-        raise GameFileError(f"unknown key {', '.join(repr(k) for k in unknown)} in the game file")
+        raise GameFileError(f"unknown key {listed(unknown)} in the game file")
     if "players" not in doc:
         raise GameFileError("the game file has no 'players'")
     if "first_dealer" not in doc:
@@ -75,9 +86,13 @@ def parse_game(doc: Any) -> Game:
     except ValidationError as exc:
         raise GameFileError(explain(exc)) from exc
     hands = tuple(parse_hand(raw, index) for index, raw in enumerate(raw_hands))
+    players, teams = doc["players"], doc.get("teams")
+    if saved:
+        players = [replace_unsafe(name) for name in players]
+        teams = None if teams is None else [replace_unsafe(name) for name in teams]
     try:
         return Game.model_validate({
-            "players": doc["players"], "teams": doc.get("teams"),
+            "players": players, "teams": teams,
             "first_dealer": doc["first_dealer"], "rules": rules, "hands": hands,
         })
     except ValidationError as exc:
