@@ -10,6 +10,8 @@ from rules.names import TableNames, default_team_names
 from rules.plain_text import describe, first_unsafe, shown
 from rules.table import Seat
 
+MAX_HANDS = 1000
+"""Far more than any table plays (a hand takes minutes); it bounds the work of a replay."""
 MAX_NAME_LENGTH = 30
 MAX_TEAM_NAME_LENGTH = 2 * MAX_NAME_LENGTH + len(" & ")
 """Room for the default "<name> & <name>" of two longest names."""
@@ -34,7 +36,7 @@ class Game(BaseModel):
     teams: tuple[str, str] | None = None
     first_dealer: Seat = 0
     rules: HouseRules = Field(default_factory=HouseRules)
-    hands: tuple[Hand, ...] = ()
+    hands: tuple[Hand, ...] = Field(default=(), max_length=MAX_HANDS)
 
     @field_validator("players")
     @classmethod

@@ -8,7 +8,7 @@ from typing import Any, Final
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rules.errors import GameFileError, TarabishError
-from rules.game import Game
+from rules.game import MAX_HANDS, Game
 from rules.hands import Hand, PassedHand
 from rules.house_rules import HouseRules
 from rules.messages import explain
@@ -80,6 +80,10 @@ def parse_game(doc: Any, *, saved: bool = False) -> Game:
     raw_hands = doc.get("hands", [])
     if not isinstance(raw_hands, list):
         raise GameFileError("'hands' must be a list")
+    if len(raw_hands) > MAX_HANDS:
+        raise GameFileError(
+            f"this game has {len(raw_hands)} hands: a game holds at most {MAX_HANDS}"
+        )
     table = {key: doc[key] for key in ("players", "teams", "first_dealer") if key in doc}
     try:
         _TableDoc.model_validate_json(_as_json(table), strict=True)

@@ -228,3 +228,21 @@ def test_a_fifo_is_refused_and_never_waited_on(tmp_path: Path, command: str) -> 
     assert result.returncode == 2, result.stderr[-500:]
     assert "device, pipe or socket" in result.stderr
     assert_one_short_line(result.stderr.replace("Nothing was imported.", ""))
+
+
+def test_a_file_of_endless_hands_is_refused_before_any_is_ruled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """All-pass hands score nothing, so a 10 MB file could hold 600,000 valid ones
+    (minutes of work and gigabytes to rule them all). A game holds 1,000 at most."""
+    doc = {**VALID, "rules": {"dealer_may_pass": True}, "hands": [{"passed": True}] * 1001}
+    path = tmp_path / "endless.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, out, _ = check_json(path, capsys)
+    assert code == 2
+    assert out["error"] == {"hand": None,
+                            "message": "this game has 1001 hands: a game holds at most 1000"}
+    doc["hands"] = doc["hands"][:1000]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, out, _ = check_json(path, capsys)
+    assert code == 0 and len(out["hands"]) == 1000
