@@ -3,7 +3,7 @@
 Python's `json` module would take a 5,000-digit number (and fail with a bare
 ValueError), recurse until RecursionError on deep nesting, and hold whatever
 size it is given. Here: at most `MAX_GAME_FILE_BYTES`, numbers of at most
-`MAX_NUMBER_LENGTH` characters, nesting at most `MAX_NESTING` deep, standard
+`MAX_NUMBER_LENGTH` digits, nesting at most `MAX_NESTING` deep, standard
 JSON only (no NaN/Infinity). Every refusal is a GameFileError whose line and
 column are those of the user's file.
 """
@@ -23,7 +23,7 @@ MAX_GAME_FILE_BYTES: Final = 10 * 1024 * 1024
 MAX_NESTING: Final = 20
 """The format nests 6 deep (document, hands, hand, runs, run, cards)."""
 MAX_NUMBER_LENGTH: Final = 20
-"""Characters in one number: the largest the format needs is a target of 4 digits."""
+"""Digits in one number: the largest the format needs is a target of 4 digits."""
 
 # Strings (skipped whole, so brackets and digits inside them do not count),
 # brackets, and numbers, as JSON writes them.
@@ -32,10 +32,7 @@ _TOKEN: Final = re.compile(
     r"|NaN|-?Infinity",
     re.DOTALL,
 )
-
-
-class _TooLongNumber(Exception):
-    """Raised from inside json.loads; located afterwards, on the error path only."""
+_LONG_DIGITS: Final = re.compile(f"[0-9]{{{MAX_NUMBER_LENGTH + 1},}}")
 
 
 class _NotStandard(Exception):
@@ -62,22 +59,21 @@ def decode_game_json(data: bytes) -> Any:
         raise GameFileError(
             f"the file is not UTF-8 text (line {line}, column {column})"
         ) from None
+    # A run of digits anywhere (a name may hold one) is rare: only then are the
+    # numbers themselves looked at, and json.loads runs at C speed otherwise.
+    if _LONG_DIGITS.search(text):
+        _refuse_long_numbers(text)
     try:
-        value = json.loads(
-            text, parse_int=_number(int), parse_float=_number(float),
-            parse_constant=_constant,
-        )
+        value = json.loads(text, parse_constant=_constant)
     except json.JSONDecodeError as exc:
         raise GameFileError(
             f"the file is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
     except RecursionError:
         _too_deep(text)
-    except _TooLongNumber:
-        _too_long_number(text)
     except _NotStandard as exc:
         word = exc.word
-        line, column = _text_position(text, _first(text, lambda token: token == word))
+        line, column = _text_position(text, _first(text, lambda token: token == word) or 0)
         raise GameFileError(
             f"the file is not valid JSON (line {line}, column {column}: "
             f"{word} is not a JSON value)"
@@ -92,29 +88,26 @@ def too_big_message() -> str:
     return f"the file is too big: a game file is at most {MAX_GAME_FILE_BYTES // 2**20} MB"
 
 
-def _number(kind: type[int] | type[float]) -> Any:
-    def parse(text: str) -> int | float:
-        if len(text) > MAX_NUMBER_LENGTH:
-            raise _TooLongNumber
-        return kind(text)
-
-    return parse
-
-
 def _constant(word: str) -> NoReturn:
     raise _NotStandard(word)
 
 
 def _depth_over(value: Any, limit: int) -> bool:
     """True when containers nest more than `limit` deep (no recursion: the file chose the depth)."""
-    stack: list[tuple[Any, int]] = [(value, 1)] if isinstance(value, dict | list) else []
-    while stack:
-        item, depth = stack.pop()
+    level = [value] if type(value) in _CONTAINERS else []
+    depth = 0
+    while level:
+        depth += 1
         if depth > limit:
             return True
-        children = item.values() if isinstance(item, dict) else item
-        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+        # One level at a time, in comprehensions: a 10 MB file can hold 3 million objects.
+        level = [child for item in level
+                 for child in (item.values() if type(item) is dict else item)
+                 if type(child) in _CONTAINERS]
     return False
+
+
+_CONTAINERS: Final = (dict, list)
 
 
 def _too_deep(text: str) -> NoReturn:
@@ -134,20 +127,23 @@ def _too_deep(text: str) -> NoReturn:
     raise GameFileError(f"the file nests lists or objects more than {MAX_NESTING} deep")
 
 
-def _too_long_number(text: str) -> NoReturn:
+def _refuse_long_numbers(text: str) -> None:
+    """Refuse the first number (outside strings) longer than MAX_NUMBER_LENGTH, if any."""
     start = _first(
-        text, lambda token: token[0] in "-0123456789" and len(token) > MAX_NUMBER_LENGTH
+        text, lambda token: token[0] in "-0123456789" and bool(_LONG_DIGITS.search(token))
     )
+    if start is None:
+        return
     line, column = _text_position(text, start)
     raise GameFileError(
-        f"the file has a number longer than {MAX_NUMBER_LENGTH} characters (line {line}, "
+        f"the file has a number of more than {MAX_NUMBER_LENGTH} digits (line {line}, "
         f"column {column}): no number in a game file needs that many"
     )
 
 
-def _first(text: str, wanted: Callable[[str], bool]) -> int:
-    """Where the first token (outside strings) that is `wanted` starts; 0 if none is."""
-    return next((m.start() for m in _TOKEN.finditer(text) if wanted(m.group())), 0)
+def _first(text: str, wanted: Callable[[str], bool]) -> int | None:
+    """Where the first token (outside strings) that is `wanted` starts, if any is."""
+    return next((m.start() for m in _TOKEN.finditer(text) if wanted(m.group())), None)
 
 
 def _text_position(text: str, index: int) -> tuple[int, int]:

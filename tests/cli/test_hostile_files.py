@@ -246,3 +246,13 @@ def test_a_file_of_endless_hands_is_refused_before_any_is_ruled(
     path.write_text(json.dumps(doc), encoding="utf-8")
     code, out, _ = check_json(path, capsys)
     assert code == 0 and len(out["hands"]) == 1000
+
+
+def test_long_digit_runs_inside_text_are_not_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = "Ann 1234567890123456789012345"  # 29 characters: a fine, if odd, name
+    path = tmp_path / "digits.json"
+    path.write_text(json.dumps({**VALID, "players": [name, "Bob", "Cid", "Dee"]}), encoding="utf-8")
+    code, out, _ = check_json(path, capsys)
+    assert code == 0, out
