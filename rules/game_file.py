@@ -128,7 +128,7 @@ def parse_hand(raw: Any, index: int | None = None) -> Hand:
         if extra:
             raise GameFileError(
                 f"a passed hand has nothing else to record, but this one has "
-                f"{', '.join(repr(k) for k in extra)}",
+                f"{listed(extra)}",
                 hand=index,
             )
     if "bella" in entry and entry["bella"] is None:

@@ -112,8 +112,9 @@ def test_deep_nesting_under_the_recursion_limit_is_refused_too(
         ('"first_dealer": 3', '"first_dealer": 3, "teams": ["{huge}", "B"]'),
         ('"first_dealer": 3', '"first_dealer": 3, "rules": {{"{huge}": true}}'),  # house rule
         ('"team": 0', '"team": 0, "{huge}": 1'),  # unknown key inside a hand
+        ('"hands": [', '"rules": {{"dealer_may_pass": true}}, "hands": [{{"passed": true, "{huge}": 1}}, '),
     ],
-    ids=["player", "number", "trump", "key", "card", "team", "rule", "hand-key"],
+    ids=["player", "number", "trump", "key", "card", "team", "rule", "hand-key", "passed-key"],
 )
 def test_a_huge_value_never_makes_a_huge_message(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str, replacement: str
@@ -256,3 +257,23 @@ def test_long_digit_runs_inside_text_are_not_numbers(
     path.write_text(json.dumps({**VALID, "players": [name, "Bob", "Cid", "Dee"]}), encoding="utf-8")
     code, out, _ = check_json(path, capsys)
     assert code == 0, out
+
+
+@pytest.mark.parametrize("inside", ["top", "rules", "passed"])
+def test_thousands_of_unknown_keys_make_one_short_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], inside: str
+) -> None:
+    keys = {f"k{i}": 1 for i in range(100_000)}
+    doc: dict[str, Any] = {**VALID, "rules": {"dealer_may_pass": True}}
+    if inside == "top":
+        doc.update(keys)
+    elif inside == "rules":
+        doc["rules"] = {**doc["rules"], **keys}
+    else:
+        doc["hands"] = [{"passed": True, **keys}]
+    path = tmp_path / "keys.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, out, _ = check_json(path, capsys)
+    assert code == 2
+    message = out["error"]["message"]
+    assert len(message) <= MAX_LINE and "and 99997 more" in message, message
