@@ -57,7 +57,7 @@ def decode_game_json(data: bytes) -> Any:
     except UnicodeDecodeError as exc:
         line, column = _byte_position(data, exc.start)
         raise GameFileError(
-            f"the file is not UTF-8 text (line {line}, column {column})"
+            f"the file is not UTF-8 text (line {line}, column {column}): save it as UTF-8"
         ) from None
     # A run of digits anywhere (a name may hold one) is rare: only then are the
     # numbers themselves looked at, and json.loads runs at C speed otherwise.
