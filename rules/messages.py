@@ -45,16 +45,19 @@ def _where(loc: tuple[int | str, ...]) -> str:
 def explain(exc: ValidationError) -> str:
     """The first problem pydantic found, in plain words."""
     error: Any = exc.errors(include_url=False)[0]
-    loc = tuple(
-        part for part in error.get("loc", ()) if part not in _KINDS and part not in _TYPE_TAGS
-    )
+    loc = tuple(error.get("loc", ()))
+    # A hand's kind tags the union branch, first in the location; later on, the
+    # same words are the file's own keys ("misplay", or a stray "passed" in it).
+    if loc and loc[0] in _KINDS:
+        loc = loc[1:]
+    loc = tuple(part for part in loc if part not in _TYPE_TAGS)
     where = _where(loc)
     kind = error.get("type", "")
     given = error.get("input")
     if kind == "value_error":
         cause = error.get("ctx", {}).get("error")
         return str(cause) if cause is not None else error["msg"]
-    if kind == "extra_forbidden":
+    if kind == "extra_forbidden" and loc:
         return f"'{_part(loc[-1])}' is not something this file can hold" + (
             f" (in {_where(loc[:-1])})" if len(loc) > 1 else ""
         )

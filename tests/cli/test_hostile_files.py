@@ -277,3 +277,17 @@ def test_thousands_of_unknown_keys_make_one_short_message(
     assert code == 2
     message = out["error"]["message"]
     assert len(message) <= MAX_LINE and "and 99997 more" in message, message
+
+
+@pytest.mark.parametrize("word", ["passed", "played", "misplay", "thrown"])
+def test_a_hand_kind_used_as_a_stray_key_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], word: str
+) -> None:
+    """Found by the fuzz test: a key spelled like a kind of hand crashed the message."""
+    hand = {"caller": 1, "trump": "S", "misplay": {"called_by": 0, "upheld": True, word: 3}}
+    path = tmp_path / "stray.json"
+    path.write_text(json.dumps({**VALID, "hands": [hand]}), encoding="utf-8")
+    code, out, _ = check_json(path, capsys)
+    assert code == 2
+    assert out["error"] == {"hand": 0,
+                            "message": f"'{word}' is not something this file can hold (in misplay)"}
