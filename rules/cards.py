@@ -10,6 +10,7 @@ from typing import Final
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from rules.errors import CardError
+from rules.plain_text import shown
 
 
 class Suit(StrEnum):
@@ -119,7 +120,7 @@ def parse_card(text: str) -> Card:
     match = _CARD_TEXT.match(text) if isinstance(text, str) else None
     if match is None:
         raise CardError(
-            f"'{text}' is not a card: write the rank (6 7 8 9 10 J Q K A, T for ten) "
+            f"{shown(text)} is not a card: write the rank (6 7 8 9 10 J Q K A, T for ten) "
             "then the suit (S H D C or ♠ ♥ ♦ ♣), like 10H or J♠"
         )
     rank_text, suit_text = match.group(1).upper(), match.group(2).upper()

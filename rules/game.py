@@ -7,9 +7,24 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from rules.hands import Hand
 from rules.house_rules import HouseRules
 from rules.names import TableNames, default_team_names
+from rules.plain_text import describe, first_unsafe, shown
 from rules.table import Seat
 
+MAX_HANDS = 1000
+"""Far more than any table plays (a hand takes minutes); it bounds the work of a replay."""
 MAX_NAME_LENGTH = 30
+MAX_TEAM_NAME_LENGTH = 2 * MAX_NAME_LENGTH + len(" & ")
+"""Room for the default "<name> & <name>" of two longest names."""
+
+
+def check_plain(text: str, whose: str) -> None:
+    """Refuse a name holding a control or invisible format character (see rules.plain_text)."""
+    char = first_unsafe(text)
+    if char is not None:
+        raise ValueError(
+            f"{whose} has a hidden control character in it ({describe(char)}): "
+            "use letters, numbers, spaces and punctuation only"
+        )
 
 
 class Game(BaseModel):
@@ -21,7 +36,7 @@ class Game(BaseModel):
     teams: tuple[str, str] | None = None
     first_dealer: Seat = 0
     rules: HouseRules = Field(default_factory=HouseRules)
-    hands: tuple[Hand, ...] = ()
+    hands: tuple[Hand, ...] = Field(default=(), max_length=MAX_HANDS)
 
     @field_validator("players")
     @classmethod
@@ -31,7 +46,10 @@ class Game(BaseModel):
             if not name:
                 raise ValueError(f"the player in seat {seat + 1} needs a name")
             if len(name) > MAX_NAME_LENGTH:
-                raise ValueError(f"'{name}' is too long: keep names to {MAX_NAME_LENGTH} letters")
+                raise ValueError(
+                    f"{shown(name)} is too long: keep names to {MAX_NAME_LENGTH} letters"
+                )
+            check_plain(name, f"the name of the player in seat {seat + 1}")
         folded = [name.casefold() for name in cleaned]
         for name in cleaned:
             if folded.count(name.casefold()) > 1:
@@ -46,6 +64,13 @@ class Game(BaseModel):
         cleaned = (teams[0].strip(), teams[1].strip())
         if not all(cleaned):
             raise ValueError("a team name cannot be blank")
+        for team, name in enumerate(cleaned):
+            if len(name) > MAX_TEAM_NAME_LENGTH:
+                raise ValueError(
+                    f"the name of team {team + 1} is too long: keep it to "
+                    f"{MAX_TEAM_NAME_LENGTH} letters"
+                )
+            check_plain(name, f"the name of team {team + 1}")
         if cleaned[0].casefold() == cleaned[1].casefold():
             raise ValueError("the two teams need different names")
         return cleaned

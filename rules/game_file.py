@@ -8,10 +8,11 @@ from typing import Any, Final
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rules.errors import GameFileError, TarabishError
-from rules.game import Game
+from rules.game import MAX_HANDS, Game
 from rules.hands import Hand, PassedHand
 from rules.house_rules import HouseRules
 from rules.messages import explain
+from rules.plain_text import listed, replace_unsafe
 from rules.replay import GameReplay, replay
 
 FORMAT: Final = "tarabish-game/1"
@@ -35,18 +36,28 @@ def _as_json(value: Any, index: int | None = None) -> str:
     "yes" for true, which lax validation would quietly convert.
     """
     try:
-        return json.dumps(value, allow_nan=False)
+        text = json.dumps(value, allow_nan=False, ensure_ascii=False)
+        # A lone UTF-16 surrogate ("\ud800") decodes in Python but is no character.
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise GameFileError(
+            "the game file holds a broken character (a lone \\u surrogate)", hand=index
+        ) from exc
     except (TypeError, ValueError) as exc:
         raise GameFileError(
             "the game file holds something that is not plain JSON", hand=index
         ) from exc
+    return text
 
 
-def parse_game(doc: Any) -> Game:
+def parse_game(doc: Any, *, saved: bool = False) -> Game:
     """Read a tarabish-game/1 document (already decoded from JSON) into a Game.
 
     Raises GameFileError naming the 0-based hand for problems inside a hand.
     Whether the hands are possible in play is `replay`'s business.
+    `saved=True` is for games already in the store: control characters in
+    their names (saved before names were checked for them) become "�"
+    instead of locking the game away.
     """
     if not isinstance(doc, dict):
         raise GameFileError("a game file must be one JSON object")
@@ -56,7 +67,7 @@ def parse_game(doc: Any) -> Game:
         )
     unknown = sorted(str(key) for key in doc if key not in _TOP_KEYS)
     if unknown:
-        raise GameFileError(f"unknown key {', '.join(repr(k) for k in unknown)} in the game file")
+        raise GameFileError(f"unknown key {listed(unknown)} in the game file")
     if "players" not in doc:
         raise GameFileError("the game file has no 'players'")
     if "first_dealer" not in doc:
@@ -69,15 +80,23 @@ def parse_game(doc: Any) -> Game:
     raw_hands = doc.get("hands", [])
     if not isinstance(raw_hands, list):
         raise GameFileError("'hands' must be a list")
+    if len(raw_hands) > MAX_HANDS:
+        raise GameFileError(
+            f"this game has {len(raw_hands)} hands: a game holds at most {MAX_HANDS}"
+        )
     table = {key: doc[key] for key in ("players", "teams", "first_dealer") if key in doc}
     try:
         _TableDoc.model_validate_json(_as_json(table), strict=True)
     except ValidationError as exc:
         raise GameFileError(explain(exc)) from exc
     hands = tuple(parse_hand(raw, index) for index, raw in enumerate(raw_hands))
+    players, teams = doc["players"], doc.get("teams")
+    if saved:
+        players = [replace_unsafe(name) for name in players]
+        teams = None if teams is None else [replace_unsafe(name) for name in teams]
     try:
         return Game.model_validate({
-            "players": doc["players"], "teams": doc.get("teams"),
+            "players": players, "teams": teams,
             "first_dealer": doc["first_dealer"], "rules": rules, "hands": hands,
         })
     except ValidationError as exc:
@@ -109,7 +128,7 @@ def parse_hand(raw: Any, index: int | None = None) -> Hand:
         if extra:
             raise GameFileError(
                 f"a passed hand has nothing else to record, but this one has "
-                f"{', '.join(repr(k) for k in extra)}",
+                f"{listed(extra)}",
                 hand=index,
             )
     if "bella" in entry and entry["bella"] is None:

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from rules.cards import Suit
+from rules.plain_text import shown
 from rules.runs import ShownRun
 from rules.table import Seat, Team
 
@@ -36,12 +37,12 @@ class _Called(_Entry):
     @classmethod
     def _trump_text(cls, value: Any) -> Any:
         if not isinstance(value, str):
-            raise ValueError(f"the trump must be written S, H, D or C (or NT), not {value!r}")
+            raise ValueError(f"the trump must be written S, H, D or C (or NT), not {shown(value)}")
         text = value.strip().upper()
         text = _SUIT_SYMBOLS.get(text, text)
         if text not in {"S", "H", "D", "C", NO_TRUMP}:
             raise ValueError(
-                f"{value!r} is not a trump call: use S, H, D or C (or NT for no trump)"
+                f"{shown(value)} is not a trump call: use S, H, D or C (or NT for no trump)"
             )
         return text
 

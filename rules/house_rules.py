@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from rules.plain_text import listed
+
 
 class LongRuns(StrEnum):
     """How a sequence of five or more cards scores."""
@@ -54,7 +56,7 @@ class HouseRules(BaseModel):
             if unknown:
                 known = ", ".join(cls.model_fields)
                 raise ValueError(
-                    f"unknown house rule {', '.join(repr(k) for k in unknown)}; "
+                    f"unknown house rule {listed(unknown)}; "
                     f"the house rules are: {known}"
                 )
         return data

@@ -22,7 +22,7 @@ class GameModel:
 
     @classmethod
     def load(cls, stored: StoredGame) -> GameModel:
-        game = parse_game(stored.doc)
+        game = parse_game(stored.doc, saved=True)
         return cls(stored=stored, game=game, replay=replay_game(game))
 
     @property

@@ -20,6 +20,7 @@ from scorer.app.views.past_games import past_games_view
 from scorer.app.views.record_hand import record_hand_view
 from scorer.app.views.sheet import sheet_view
 from scorer.app.views.statistics import statistics_view
+from scorer.terminal_text import one_line
 
 logger = logging.getLogger(__name__)
 GAME = r"(?P<gid>[0-9a-f]{8})"
@@ -89,7 +90,8 @@ class Router:
         try:
             view = self.build(self.route)
         except Exception:  # a broken screen must not leave a phone on a blank page
-            logger.exception("could not show %s", self.route)
+            # The route comes from the client: one_line keeps ESC & co. out of the console.
+            logger.exception("could not show %s", one_line(self.route, 200))
             view = message_view(self.ctx, self.route, "Something went wrong",
                                 "This screen could not be shown. Your games are safe.")
         self._follow(self._game_of(self.route))

@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from rules.errors import GameFileError
 from rules.game_file import parse_game
 from rules.hands import PassedHand
 from rules.replay import GameReplay, replay
+from scorer.commands.game_input import load_game_doc
 from scorer.sheet_text import render_sheet
+from scorer.terminal_text import for_terminal, json_for_terminal, label, one_line
 
 EXIT_OK = 0
 EXIT_INVALID = 2
@@ -28,22 +29,6 @@ def register(sub: Any) -> None:
     p.add_argument("file", help="the game file (JSON, tarabish-game/1)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(run=run)
-
-
-def read_game_file(path: Path) -> Any:
-    """Read and decode a game file; every failure becomes a GameFileError."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise GameFileError(f"there is no file called {path}") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GameFileError(f"cannot read {path}: {exc}") from exc
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise GameFileError(
-            f"{path.name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from exc
 
 
 def check_json(result: GameReplay) -> dict[str, Any]:
@@ -72,20 +57,24 @@ def check_json(result: GameReplay) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        game = parse_game(read_game_file(Path(args.file)))
+        game = parse_game(load_game_doc(args.file))
         result = replay(game)
         error = result.first_error
         if error is not None:
             raise error
     except GameFileError as exc:
+        message = one_line(exc.message)
         if args.json:
-            print(json.dumps({"error": {"hand": exc.hand, "message": exc.message}}))
+            print(json.dumps({"error": {"hand": exc.hand, "message": message}}))
         else:
-            where = f"hand {exc.hand + 1}" if exc.hand is not None else "the file"
-            print(f"This game file has a problem in {where}: {exc.message}", file=sys.stderr)
+            if exc.hand is None:
+                line = f"{label(args.file)}: {message}"
+            else:
+                line = f"This game file has a problem in hand {exc.hand + 1}: {message}"
+            print(line, file=sys.stderr)
         return EXIT_INVALID
     if args.json:
-        print(json.dumps(check_json(result), ensure_ascii=False, indent=2))
+        print(json_for_terminal(json.dumps(check_json(result), ensure_ascii=False, indent=2)))
     else:
-        print(render_sheet(game, result))
+        print(for_terminal(render_sheet(game, result)))
     return EXIT_OK

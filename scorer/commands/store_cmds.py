@@ -19,6 +19,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from rules.errors import GameFileError
+from rules.game import MAX_TEAM_NAME_LENGTH
+from rules.game_file import parse_game
+from rules.plain_text import shown
+from scorer.commands.game_input import load_game_doc
 from scorer.local_import import HandOffFailed, hand_to_server
 from scorer.paths import resolve_data_dir
 from scorer.store import GameNotFound, GameStore, GameSummary, InvalidGame, folder_lock
@@ -26,6 +31,7 @@ from scorer.store.atomic_storage import atomic_write_bytes
 from scorer.store.errors import NotSaved
 from scorer.store.folder_lock import FolderBusy
 from scorer.store.validation import validate_doc
+from scorer.terminal_text import json_for_terminal, label, one_line
 
 EXIT_OK = 0
 EXIT_FAILED = 1  # nothing wrong with the input, but it could not be done
@@ -85,7 +91,7 @@ def open_store(args: argparse.Namespace, *, read_only: bool = True) -> GameStore
               file=sys.stderr)
         raise NoStore from e
     for problem in store.problems:
-        print(f"tarabish: {problem}", file=sys.stderr)
+        print(f"tarabish: {one_line(problem)}", file=sys.stderr)
     return store
 
 
@@ -107,7 +113,7 @@ def run_import(args: argparse.Namespace) -> int:
     for name in args.files:
         doc, error = _load_game_file(name)
         if error is not None:
-            print(f"{name}: {error}", file=sys.stderr)
+            print(f"{label(name)}: {error}", file=sys.stderr)
         elif doc is not None:
             docs.append(doc)
     if len(docs) != len(args.files):
@@ -169,22 +175,21 @@ def _hand_off(busy: FolderBusy, docs: list[dict[str, Any]]) -> int:
 
 
 def _load_game_file(name: str) -> tuple[dict[str, Any] | None, str | None]:
+    """Read, decode and check one file as `check` does; the error is one short line."""
     try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
-    except OSError as e:
-        return None, f"cannot be read ({e.strerror or e})"
-    except UnicodeDecodeError:
-        return None, "is not a text file"
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        return None, f"is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
+        doc = load_game_doc(name)
+        # The strict reading of a file (control characters in names refused...);
+        # the store's own check below replays it as every saved game is.
+        parse_game(doc)
+    except GameFileError as e:
+        where = "" if e.hand is None else f"Hand {e.hand + 1}: "
+        return None, one_line(where + e.message)
     if not isinstance(doc, dict):
         return None, "is not a game file (expected a JSON object)"
     try:
         validate_doc(doc)
     except InvalidGame as e:
-        return None, str(e)
+        return None, one_line(str(e))
     return doc, None
 
 
@@ -204,21 +209,22 @@ def run_export(args: argparse.Namespace) -> int:
             matches = [args.game]
         if len(matches) != 1:
             what = "no saved game" if not matches else f"{len(matches)} games"
-            print(f"tarabish: {what} with an id starting {args.game!r}.", file=sys.stderr)
+            print(f"tarabish: {what} with an id starting {shown(args.game)}.", file=sys.stderr)
             return EXIT_FAILED
         try:
             game = store.get_game(matches[0])
         except GameNotFound as e:
-            print(f"tarabish: {e}", file=sys.stderr)
+            print(f"tarabish: {one_line(str(e))}", file=sys.stderr)
             return EXIT_FAILED
     text = json.dumps(game.doc, indent=2, ensure_ascii=False) + "\n"
     if args.output is None or args.output == "-":
-        sys.stdout.write(text)
+        sys.stdout.write(json_for_terminal(text))
         return EXIT_OK
     try:
         atomic_write_bytes(Path(args.output), text.encode("utf-8"))
     except OSError as e:
-        print(f"tarabish: cannot write {args.output} ({e.strerror or e})", file=sys.stderr)
+        print(f"tarabish: cannot write {label(args.output)} ({e.strerror or e})",
+              file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
 
@@ -229,11 +235,11 @@ def run_games(args: argparse.Namespace) -> int:
         games = store.list_games()
         where = store.data_dir
     if args.json:
-        print(json.dumps([g.model_dump(mode="json") for g in games], indent=2,
-                         ensure_ascii=False))
+        print(json_for_terminal(json.dumps([g.model_dump(mode="json") for g in games],
+                                           indent=2, ensure_ascii=False)))
         return EXIT_OK
     if not games:
-        print(f"No saved games in {where}.")
+        print(f"No saved games in {label(str(where))}.")
         return EXIT_OK
     print(format_games(games))
     return EXIT_OK
@@ -254,9 +260,10 @@ def format_games(games: list[GameSummary]) -> str:
             g.id,
             _when(g.created),
             _when(g.updated) if g.hand_count else "-",
-            f"{p[0]} & {p[2]} v {p[1]} & {p[3]}",
+            # Names saved before they were checked may hold ESC, CR...: escaped, cut short.
+            one_line(f"{p[0]} & {p[2]} v {p[1]} & {p[3]}", 2 * MAX_TEAM_NAME_LENGTH + 3),
             score,
-            g.teams[g.winner] if g.winner is not None else "-",
+            one_line(g.teams[g.winner], MAX_TEAM_NAME_LENGTH) if g.winner is not None else "-",
         ))
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()

@@ -60,13 +60,14 @@ def score_doc(doc: dict[str, Any]) -> Scoring:
     `invalid_from=None` with `error` set.
     """
     try:
-        game = parse_game(doc)
+        # saved=True: a name saved before control characters were refused still scores.
+        game = parse_game(doc, saved=True)
     except GameFileError as e:
         if e.hand is None:
             return Scoring((0, 0), None, None, _sentence(e))
         # Score what can be read: the hands before the unreadable one.
         try:
-            before = replay(parse_game({**doc, "hands": doc["hands"][: e.hand]}))
+            before = replay(parse_game({**doc, "hands": doc["hands"][: e.hand]}, saved=True))
         except GameFileError:
             return Scoring((0, 0), None, e.hand, _sentence(e))
         earlier = before.first_error

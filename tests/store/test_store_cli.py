@@ -58,8 +58,8 @@ def test_bad_import_changes_nothing(
     out, err = capsys.readouterr()
     assert out == ""
     assert "bad.json: Hand 1:" in err and "trump" in err
-    assert "torn.json: is not valid JSON" in err
-    assert "nope.json: cannot be read" in err
+    assert "torn.json: the file is not valid JSON" in err
+    assert "nope.json: there is no file by that name" in err
     assert "Nothing was imported." in err
     assert sorted(p.name for p in (data / "games").iterdir()) == before
 

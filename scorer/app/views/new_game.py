@@ -13,6 +13,7 @@ from rules.game_file import FORMAT, game_to_doc, parse_game
 from rules.house_rules import HouseRules
 from rules.messages import explain
 from rules.names import default_team_names
+from rules.plain_text import without_unsafe
 from rules.replay import replay
 from scorer.app.context import AppContext
 from scorer.app.house_rule_text import CHOICES, FORCED, SWITCHES
@@ -55,7 +56,7 @@ class NewGameForm:
     def _prefill(self, game_id: str) -> None:
         """Play again: same seats and rules; the deal moves on from the last game."""
         try:
-            game = parse_game(self.ctx.store.get_game(game_id).doc)
+            game = parse_game(self.ctx.store.get_game(game_id).doc, saved=True)
         except (StoreError, ValueError):
             return
         self.names = list(game.players)
@@ -91,7 +92,8 @@ class NewGameForm:
         )
 
     def _default_teams(self) -> tuple[str, str]:
-        shown = [name.strip() or f"Player {i + 1}" for i, name in enumerate(self.names)]
+        shown = [without_unsafe(name).strip() or f"Player {i + 1}"
+                 for i, name in enumerate(self.names)]
         return default_team_names((shown[0], shown[1], shown[2], shown[3]))
 
     def _refresh_felt(self) -> None:
@@ -130,10 +132,13 @@ class NewGameForm:
             self.error = "Pick who deals first, or tap Draw"
             self.render()
             return
-        teams = [name.strip() for name in self.teams]
+        # Names pasted from a chat often carry invisible direction marks or
+        # zero-width spaces a phone cannot show or delete: drop them here; the
+        # Game model refuses any left (a file, a hand-made request).
+        teams = [without_unsafe(name).strip() for name in self.teams]
         doc = {
             "format": FORMAT,
-            "players": [name.strip() for name in self.names],
+            "players": [without_unsafe(name).strip() for name in self.names],
             "first_dealer": self.dealer,
             "rules": dict(self.rules),
             "hands": [],
