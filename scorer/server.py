@@ -36,6 +36,7 @@ from fastapi import FastAPI, Request, Response
 
 from scorer.app import CONFIG, FONTS
 from scorer.web.compression import CompressedCache, CompressionMiddleware
+from scorer.web.sessions import LIMITS, SessionGuard
 
 logger = logging.getLogger(__name__)
 
@@ -96,6 +97,9 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
     # Compressed page files, compressed once, revalidated with ETags (see
     # scorer.web.compression). Outermost, so it sees every response.
     app.add_middleware(CompressionMiddleware, cache=compression_cache)
+    # Page websockets: the connection's real address for the page code, and
+    # a bound on open pages (scorer.web.sessions).
+    app.add_middleware(SessionGuard)
     # Routes of our own: declared here, before the mount, or the page's
     # catch-all "/" shadows them.
     font_manifest = trimmed_font_manifest()
@@ -131,6 +135,8 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
             app_short_name=APP_NAME,
             app_description=APP_DESCRIPTION,
             no_cdn=True,
+            # An abandoned tab's session is dropped after this (Flet: 1 h).
+            session_timeout_seconds=LIMITS.abandoned_after_s,
         ),
     )
     return app
@@ -319,6 +325,8 @@ def serve(
         ws="websockets-sansio",  # what ft.run uses in Flet 1.0.5
         timeout_graceful_shutdown=3,
         lifespan="on",
+        # Addresses come from the socket only: no X-Forwarded-For from anyone.
+        proxy_headers=False,
     )
     server = uvicorn.Server(config)
 
