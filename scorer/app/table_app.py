@@ -11,7 +11,7 @@ from scorer.app.context import AppContext
 from scorer.app.router import Router
 from scorer.app.store_access import get_store
 from scorer.app.theme import apply_theme
-from scorer.web.sessions import REGISTRY, peer_address
+from scorer.web.sessions import REGISTRY, note_session, peer_address
 
 logger = logging.getLogger(__name__)
 
@@ -23,6 +23,7 @@ def main(page: ft.Page) -> None:
     apply_theme(page)
     address = peer_address()
     REGISTRY.add(page.session, address)  # may expire this address's abandoned pages
+    note_session(page.session)
     ctx = AppContext(page=page, store=get_store(), address=address)
     router = Router(ctx)
     ctx.router_refresh = router.show
@@ -36,6 +37,8 @@ def main(page: ft.Page) -> None:
         router.close()
 
     page.on_route_change = route_changed
+    # A reload reattaches this session to a new connection: that one serves it now.
+    page.on_connect = lambda _e: note_session(page.session)
     page.on_close = closed
     page.on_resize = lambda e: router.resized(e.width)
     page.on_platform_brightness_change = lambda _e: router.show(router.route)

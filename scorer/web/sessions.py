@@ -7,9 +7,11 @@ module does, in two places:
 - `SessionGuard`, an ASGI middleware in front of Flet's `/ws` endpoint, reads
   the connection's address from the ASGI scope (uvicorn fills `scope["client"]`
   from the socket's peer; `scorer.server` turns proxy headers off, so nothing a
-  client sends can change it) and makes it the `PEER` of everything that
+  client sends can change it) and makes it the `CONNECTION` of everything that
   connection runs: the session's `main()` and its event handlers are asyncio
   tasks created inside the endpoint, so they inherit the context variable.
+  When the connection ends it marks its session abandoned, even when Flet
+  did not (a page gone mid-send).
   It refuses a connection beyond `open_per_address` / `open_total` open ones,
   with a message the page shows, and ends a connection that registers a
   second page (Flet would otherwise start a new session for each).
@@ -35,6 +37,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgpack
+from starlette.websockets import WebSocketDisconnect
+from uvicorn.protocols.utils import ClientDisconnected
 
 logger = logging.getLogger(__name__)
 
@@ -48,15 +52,52 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 _FLET_FRAME = 0x00
 _REGISTER_CLIENT = 1
 
-PEER: contextvars.ContextVar[str | None] = contextvars.ContextVar("tarabish_peer", default=None)
-"""The address of the connection whose page code is running (set by SessionGuard)."""
-
 UNKNOWN = "unknown"
+
+
+class _Connection:
+    """One page websocket: its address, and the sessions it served."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.served: list[tuple[weakref.ref[Any], weakref.ref[Any]]] = []
+
+
+CONNECTION: contextvars.ContextVar[_Connection | None] = contextvars.ContextVar(
+    "tarabish_connection", default=None)
+"""The connection whose page code is running (set by SessionGuard)."""
 
 
 def peer_address() -> str:
     """The running page's connection address, as the server's socket saw it."""
-    return PEER.get() or UNKNOWN
+    connection = CONNECTION.get()
+    return connection.address if connection is not None else UNKNOWN
+
+
+def note_session(session: Any) -> None:
+    """Remember that the running connection serves `session` (called when a page
+    starts or reconnects), so the guard can release it if the connection dies."""
+    connection = CONNECTION.get()
+    if connection is not None and session.connection is not None:
+        connection.served.append((weakref.ref(session), weakref.ref(session.connection)))
+        del connection.served[:-4]  # one connection serves one session at a time
+
+
+async def _release_sessions(connection: _Connection, timeout_s: int) -> None:
+    """Mark abandoned the sessions a dead connection still holds.
+
+    Flet 1.0.5 marks a session disconnected only when its websocket handler
+    ends cleanly; a page that vanishes while the server is sending (a closed
+    tab, a phone that loses Wi-Fi) leaves the session "connected" for ever,
+    out of reach of the sweeper. `Session.disconnect` starts its clock.
+    """
+    for session_ref, conn_ref in connection.served:
+        session, conn = session_ref(), conn_ref()
+        if session is not None and conn is not None and session.connection is conn:
+            try:
+                await session.disconnect(timeout_s)
+            except Exception:  # the page's own disconnect handler failed: still released
+                logger.warning("error while releasing a page session", exc_info=True)
 
 
 @dataclass(frozen=True)
@@ -105,12 +146,16 @@ class SessionGuard:
             logger.warning("refused a page from %s: %s", address, refusal)
             await self._refuse(receive, send, refusal)
             return
-        token = PEER.set(address)
+        connection = _Connection(address)
+        token = CONNECTION.set(connection)
         try:
             await self.app(scope, _one_registration(receive), send)
+        except (WebSocketDisconnect, ClientDisconnected):
+            pass  # the page went away mid-send: released below, nothing to report
         finally:
-            PEER.reset(token)
+            CONNECTION.reset(token)
             self._release(address)
+            await _release_sessions(connection, self.limits.abandoned_after_s)
 
     def open_count(self, address: str | None = None) -> int:
         with self._lock:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import socket
+import struct
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -223,6 +224,14 @@ class FletClient:
             if time.monotonic() > end or self.closed:
                 raise AssertionError(f"none of {needles} came; last: {self.said(since)[-8:]}")
             self.pump(0.1)
+
+    def abort(self) -> None:
+        """Vanish without a goodbye (a reset), as a phone that loses Wi-Fi."""
+        with contextlib.suppress(OSError):
+            self.ws.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                      struct.pack("ii", 1, 0))
+            self.ws.socket.close()
+        self.closed = True
 
     def close(self) -> None:
         with contextlib.suppress(Exception):

@@ -22,8 +22,9 @@ def test_abandoned_pages_beyond_an_address_share_are_dropped(
 ) -> None:
     server = start_server(tmp_path / "data")
     ids = []
-    for _ in range(LIMITS.sessions_per_address + 4):  # bounded: open, register, abandon
+    for _ in range(LIMITS.sessions_per_address + 4):  # bounded: open, show, close
         with FletClient(server.port, source="127.0.0.3", user_agent=UA) as page:
+            page.pump(0.5)
             ids.append(page.session_id)
     time.sleep(12)  # Flet's sweeper runs every 10 s
     with FletClient(server.port, source="127.0.0.3", user_agent=UA,
@@ -32,6 +33,24 @@ def test_abandoned_pages_beyond_an_address_share_are_dropped(
     with FletClient(server.port, source="127.0.0.3", user_agent=UA,
                     session_id=ids[-1]) as recent:
         assert recent.session_id == ids[-1], "a recent page should come back to its session"
+
+
+def test_a_page_that_vanishes_mid_send_is_released(
+    start_server: StartServer, tmp_path: Path,
+) -> None:
+    """Flet leaves such a session "connected" for ever (never swept, never
+    reattached): it must be released like any closed tab."""
+    server = start_server(tmp_path / "data")
+    ids = []
+    for _ in range(3):  # bounded
+        page = FletClient(server.port, source="127.0.0.9", user_agent=UA)
+        ids.append(page.session_id)
+        page.abort()  # while the server is still sending the first screen
+    time.sleep(1.0)
+    for session_id in ids:
+        with FletClient(server.port, source="127.0.0.9", user_agent=UA,
+                        session_id=session_id) as back:
+            assert back.session_id == session_id, "the vanished page's session was lost"
 
 
 def test_one_address_cannot_keep_more_than_its_share_of_pages_open(
