@@ -84,7 +84,9 @@ def source(n: int, base: int = 0) -> str:
 def open_pages(port: int, routes: list[str], base: int, workers: int = 8) -> list[FletClient]:
     def one(i: int) -> FletClient | None:
         try:
-            client = FletClient(port, route=routes[i], source=source(i, base), timeout=30)
+            # Reads everything, as a phone does (a page that stops reading is let go).
+            client = FletClient(port, route=routes[i], source=source(i, base), timeout=30,
+                                max_queue=None)
         except (Refused, OSError):
             return None
         return client
@@ -111,12 +113,13 @@ def record_hands(port: int, phone: int, game_id: str, hands: int,
             for digit in "81":
                 recorder.click(digit, kind="OutlinedButton", wait=30)
             recorder.pump(0.3)
-            seen = watcher.mark()
+            seen, saving = watcher.mark(), recorder.mark()
             tapped = time.monotonic()
             recorder.click("Save hand", wait=30)
             watcher.wait_for(f"{n}. ", since=seen, timeout=60)
             with lock:
                 delays.append(time.monotonic() - tapped)
+            recorder.wait_for("push_route", since=saving, timeout=60)  # back to the sheet
             recorder.pump(0.2)
 
 
@@ -162,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
         pid = server.pid
         waited = wait_idle(pid)
         base_mb = rss_mb(pid)
-        print(f"server idle after start-up work ({waited:.0f} s): {base_mb:.0f} MB")
+        print(f"server idle after start-up work ({waited:.0f} s): {base_mb:.0f} MB; "
+              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
         routes = [f"/game/{games[i % len(games)]}" for i in range(args.watchers)]
         cpu0, t0 = cpu_s(pid), time.monotonic()

@@ -12,7 +12,8 @@ module does, in two places:
   tasks created inside the endpoint, so they inherit the context variable.
   When the connection ends it marks its session abandoned, even when Flet
   did not (a page gone mid-send).
-  It refuses a connection beyond `open_per_address` / `open_total` open ones,
+  It lets go of a page that stops reading (Flet would queue its updates
+  without end), refuses a connection beyond `open_per_address` / `open_total` open ones,
   with a message the page shows, and ends a connection that registers a
   second page (Flet would otherwise start a new session for each).
 - `SessionRegistry` counts the sessions themselves, connected or abandoned.
@@ -116,6 +117,9 @@ class SessionLimits:
     A phone asleep longer gets a fresh session, rebuilt from the store."""
     register_wait_s: float = 10.0
     """How long a refused connection may take to say hello before it is closed."""
+    stalled_send_s: float = 30.0
+    """How long one frame may wait for a page that does not read: Flet queues
+    every later update for it without limit, so such a page is let go."""
 
 
 LIMITS = SessionLimits()
@@ -149,7 +153,8 @@ class SessionGuard:
         connection = _Connection(address)
         token = CONNECTION.set(connection)
         try:
-            await self.app(scope, _one_registration(receive), send)
+            await self.app(scope, _one_registration(receive),
+                           _bounded_send(send, self.limits.stalled_send_s))
         except (WebSocketDisconnect, ClientDisconnected):
             pass  # the page went away mid-send: released below, nothing to report
         finally:
@@ -218,6 +223,20 @@ def _action_of(frame: bytes) -> int | None:
     except Exception:  # not msgpack, or cut short: Flet itself will refuse it
         return None
     return action if isinstance(action, int) else None
+
+
+def _bounded_send(send: Send, limit_s: float) -> Send:
+    """`send` that gives up on a page that has not read for `limit_s` seconds."""
+
+    async def bounded(message: Message) -> None:
+        try:
+            async with asyncio.timeout(limit_s):
+                await send(message)
+        except TimeoutError:
+            logger.warning("a page stopped reading for %.0f s: let go", limit_s)
+            raise ClientDisconnected() from None
+
+    return bounded
 
 
 def _one_registration(receive: Receive) -> Receive:

@@ -61,7 +61,8 @@ class FletClient:
     def __init__(self, port: int, *, source: str = "127.0.0.1", route: str = "/",
                  device: str | None = None, user_agent: str | None = None,
                  page_extra: dict[str, Any] | None = None, session_id: str = "",
-                 headers: dict[str, str] | None = None, timeout: float = 10.0) -> None:
+                 headers: dict[str, str] | None = None, timeout: float = 10.0,
+                 max_queue: int | None = 16) -> None:
         self.port = port
         self.device = device or secrets.token_urlsafe(24)
         self.controls: dict[int, dict[str, Any]] = {}
@@ -85,6 +86,7 @@ class FletClient:
                 f"ws://127.0.0.1:{port}/ws", sock=sock, open_timeout=timeout,
                 user_agent_header=user_agent or f"hostile-{secrets.token_hex(4)}",
                 max_size=64 * 1024 * 1024, additional_headers=headers, legacy=True,
+                max_queue=max_queue,
             )
         except Exception as exc:  # handshake refused (HTTP 403) or closed
             sock.close()

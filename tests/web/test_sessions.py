@@ -116,3 +116,26 @@ def test_the_guard_gives_page_code_the_socket_address_and_refuses_extra_pages() 
     assert [m["type"] for m in sent] == ["websocket.accept", "websocket.send", "websocket.close"]
     answer = msgpack.unpackb(sent[1]["bytes"][1:])
     assert answer[0] == 1 and answer[1]["error"] == TOO_MANY_HERE
+
+
+def test_a_page_that_stops_reading_is_let_go() -> None:
+    sent: list[str] = []
+
+    async def app(_scope: Any, _receive: Any, send: Any) -> None:
+        await send({"type": "websocket.send", "bytes": b"first"})
+        await send({"type": "websocket.send", "bytes": b"second"})  # never taken
+        sent.append("not reached")
+
+    async def send(message: dict[str, Any]) -> None:
+        if message.get("bytes") == b"second":
+            await asyncio.Event().wait()  # the page's buffers are full for ever
+        sent.append(message["bytes"].decode())
+
+    async def run() -> SessionGuard:
+        guard = SessionGuard(app, SessionLimits(stalled_send_s=0.2))
+        await asyncio.wait_for(guard(scope("10.0.0.9"), None, send), 5)  # type: ignore[arg-type]
+        return guard
+
+    guard = asyncio.run(run())
+    assert sent == ["first"]
+    assert guard.open_count() == 0
