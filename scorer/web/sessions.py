@@ -1,8 +1,9 @@
 """Who is on the other end of a page's websocket, and how many pages one guest may keep.
 
-Flet gives every browser tab a server-side session (~1-2 MB) that outlives the
-tab by `session_timeout_seconds`; nothing bounds how many there are. This
-module does, in two places:
+Flet gives every browser tab a server-side session (0.2 MB for a watcher of a
+score sheet, benchmarks/bench_server_load.py) that outlives the tab by
+`session_timeout_seconds`; nothing bounds how many there are. This module
+does, in two places:
 
 - `SessionGuard`, an ASGI middleware in front of Flet's `/ws` endpoint, reads
   the connection's address from the ASGI scope (uvicorn fills `scope["client"]`
@@ -13,9 +14,10 @@ module does, in two places:
   When the connection ends it marks its session abandoned, even when Flet
   did not (a page gone mid-send).
   It lets go of a page that stops reading (Flet would queue its updates
-  without end), refuses a connection beyond `open_per_address` / `open_total` open ones,
-  with a message the page shows, and ends a connection that registers a
-  second page (Flet would otherwise start a new session for each).
+  without end), refuses a connection beyond `open_per_address` /
+  `open_total` open ones, with a message the page shows, and ends a
+  connection that registers a second page (Flet would otherwise start a new
+  session for each).
 - `SessionRegistry` counts the sessions themselves, connected or abandoned.
   When an address (or the server) has more than allowed, its oldest abandoned
   sessions are expired at once; open ones are never touched, and the guard
