@@ -30,6 +30,7 @@ page's fields over the websocket.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 import threading
@@ -119,6 +120,11 @@ class SessionLimits:
     A phone asleep longer gets a fresh session, rebuilt from the store."""
     register_wait_s: float = 10.0
     """How long a refused connection may take to say hello before it is closed."""
+    refusal_shown_s: float = 60.0
+    """How long a refused page is kept open so that its message stays on screen
+    (the Flet client shows "Working..." again once the socket closes)."""
+    refusals_shown: int = 32
+    """Refused pages kept open at once, server-wide; beyond, closed at once."""
     stalled_send_s: float = 30.0
     """How long one frame may wait for a page that does not read: Flet queues
     every later update for it without limit, so such a page is let go."""
@@ -139,6 +145,7 @@ class SessionGuard:
         self.app = app
         self.limits = limits or LIMITS
         self._open: dict[str, int] = {}
+        self._showing = 0  # refused pages kept open to show their message
         self._lock = threading.Lock()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -206,10 +213,23 @@ class SessionGuard:
                                              "error": message}]
                 await send({"type": "websocket.send",
                             "bytes": bytes([_FLET_FRAME]) + msgpack.packb(answer)})
-                await send({"type": "websocket.close", "code": 1008,
-                            "reason": message[:120]})
         except (TimeoutError, OSError):
             return
+        with self._lock:
+            show = self._showing < self.limits.refusals_shown
+            self._showing += show
+        try:
+            if show:  # until the page goes, or the time is up
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(self.limits.refusal_shown_s):
+                        while (await receive())["type"] == "websocket.receive":
+                            pass
+            with contextlib.suppress(OSError, RuntimeError):
+                await send({"type": "websocket.close", "code": 1008,
+                            "reason": message[:120]})
+        finally:
+            with self._lock:
+                self._showing -= show
 
 
 def _action_of(frame: bytes) -> int | None:

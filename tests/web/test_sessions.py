@@ -99,7 +99,7 @@ def test_the_guard_gives_page_code_the_socket_address_and_refuses_extra_pages() 
         sent: list[dict[str, Any]] = []
 
         async def receive() -> dict[str, Any]:
-            return incoming.pop(0)
+            return incoming.pop(0) if incoming else {"type": "websocket.disconnect"}
 
         async def send(message: dict[str, Any]) -> None:
             sent.append(message)
@@ -139,3 +139,32 @@ def test_a_page_that_stops_reading_is_let_go() -> None:
     guard = asyncio.run(run())
     assert sent == ["first"]
     assert guard.open_count() == 0
+
+
+def test_a_refused_page_is_kept_open_a_while_so_its_message_stays() -> None:
+    async def never(_scope: Any, _receive: Any, _send: Any) -> None:
+        raise AssertionError("a refused page reached the app")
+
+    async def run() -> tuple[list[str], float]:
+        guard = SessionGuard(never, SessionLimits(open_per_address=0, refusal_shown_s=0.3))
+        incoming = [{"type": "websocket.connect"},
+                    {"type": "websocket.receive", "bytes": frame(1)}]
+        sent: list[str] = []
+
+        async def receive() -> dict[str, Any]:
+            if incoming:
+                return incoming.pop(0)
+            await asyncio.Event().wait()  # the page stays, showing the message
+            raise AssertionError
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message["type"])
+
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        await asyncio.wait_for(guard(scope("10.0.0.3"), receive, send), 5)
+        return sent, loop.time() - start
+
+    sent, took = asyncio.run(run())
+    assert sent == ["websocket.accept", "websocket.send", "websocket.close"]
+    assert 0.3 <= took < 3
