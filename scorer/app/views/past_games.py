@@ -32,6 +32,9 @@ def _refuse_delete(ctx: AppContext) -> None:
 
 
 def _confirm_delete(ctx: AppContext, game: GameSummary) -> None:
+    if not ctx.actions.identified:  # the browser has not said which phone this is yet
+        ctx.toast("One moment: checking this phone's rights. Tap Delete again.")
+        return
     if not ctx.actions.can_edit(game.id):
         _refuse_delete(ctx)
         return
