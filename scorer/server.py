@@ -42,6 +42,7 @@ from scorer.store import folder_lock
 from scorer.store.folder_lock import FolderBusy, FolderLease
 from scorer.web.compression import CompressedCache, CompressionMiddleware
 from scorer.web.crash_notice import CrashNoticeMiddleware
+from scorer.web.sessions import LIMITS, SessionGuard
 
 logger = logging.getLogger(__name__)
 
@@ -105,6 +106,9 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
     # A crashed session's traceback stays in the server's log; the phone gets a
     # short notice (scorer.web.crash_notice).
     app.add_middleware(CrashNoticeMiddleware)
+    # Page websockets: the connection's real address for the page code, and
+    # a bound on open pages (scorer.web.sessions).
+    app.add_middleware(SessionGuard)
     # Routes of our own: declared here, before the mount, or the page's
     # catch-all "/" shadows them.
     font_manifest = trimmed_font_manifest()
@@ -146,6 +150,8 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
         app_short_name=APP_NAME,
         app_description=APP_DESCRIPTION,
         no_cdn=True,
+        # An abandoned tab's session is dropped after this (Flet: 1 h).
+        session_timeout_seconds=LIMITS.abandoned_after_s,
     )
     # Flet's inner FastAPI keeps FastAPI's API pages (/docs loads its script from
     # a CDN, /openapi.json lists the routes): nothing a guest needs.
@@ -374,6 +380,8 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool)
         ws="websockets-sansio",  # what ft.run uses in Flet 1.0.5
         timeout_graceful_shutdown=3,
         lifespan="on",
+        # Addresses come from the socket only: no X-Forwarded-For from anyone.
+        proxy_headers=False,
     )
     server = uvicorn.Server(config)
 

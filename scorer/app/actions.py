@@ -4,7 +4,9 @@ who may edit, to save, and to tell the other phones at the table.
 Edit rights (see `scorer.rights`): a phone is known by a random device token
 kept in the browser's SharedPreferences; the server keeps which tokens entered
 each game's table code. The checks are made here, on the server, for every
-save and undo, not only by hiding buttons.
+save, undo and delete, not only by hiding buttons. Brakes (wrong codes, new
+games) count per connection address as the server's socket saw it
+(`AppContext.address`), never per anything the client says about itself.
 """
 
 from __future__ import annotations
@@ -128,8 +130,7 @@ class TableActions:
 
     def enter_code(self, game_id: str, code: str) -> None:
         """Grant edit rights for a right code; raises WrongCode / TooManyTries."""
-        client = self.ctx.page.client_ip or "unknown"
-        self.rights.enter_code(game_id, self._device(), client, code)
+        self.rights.enter_code(game_id, self._device(), self.ctx.address, code)
 
     def table_code(self, game_id: str) -> str | None:
         """The game's code, for phones that hold it (None for watchers)."""
@@ -142,6 +143,26 @@ class TableActions:
         from scorer.app.views.table_code import locked_view
 
         return locked_view(self.ctx, route, game_id)
+
+    # -- starting and deleting games ---------------------------------------------------------
+
+    def create_game(self, doc: dict[str, Any]) -> StoredGame:
+        """Save a new game held by this phone; refuses (TooManyGames) an address
+        that started too many games this hour."""
+        rights = self.rights
+        rights.check_new_game(self.ctx.address)
+        stored = self.ctx.store.create_game(doc)
+        rights.game_started(self.ctx.address)
+        self.game_created(stored.id)
+        return stored
+
+    def delete_game(self, game_id: str) -> None:
+        """Delete a game for good, with its table code; needs edit rights
+        (NotAllowed otherwise), like any other change."""
+        self.require_edit(game_id)
+        self.ctx.store.delete_game(game_id)
+        self.rights.forget(game_id)  # after: a failed delete must not free the game
+        self.ctx.page.pubsub.send_others_on_topic(game_topic(game_id), game_id)
 
     # -- changing a game ---------------------------------------------------------------------
 

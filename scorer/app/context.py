@@ -22,6 +22,10 @@ class AppContext:
 
     page: ft.Page
     store: GameStore
+    address: str = "unknown"
+    """The connection's address as the server's socket saw it
+    (`scorer.web.sessions.peer_address`), never `page.client_ip`, which the
+    client can change."""
     drafts: dict[str, HandDraft] = field(default_factory=dict)
     """Hands being entered, by game id and hand index, so a detour to the run
     checker or the card counter does not lose the taps."""

@@ -43,7 +43,7 @@ def _extra_routes() -> list[tuple[str, Builder]]:
 ROUTES: list[tuple[str, Builder]] = [
     (r"/", lambda ctx, _p, _q: home_view(ctx)),
     (r"/new", lambda ctx, _p, q: new_game_view(ctx, q.get("again"))),
-    (r"/games", lambda ctx, _p, _q: past_games_view(ctx)),
+    (r"/games", lambda ctx, _p, q: past_games_view(ctx, q.get("page"))),
     (r"/stats", lambda ctx, _p, _q: statistics_view(ctx)),
     (rf"/game/{GAME}", lambda ctx, p, _q: sheet_view(ctx, p["gid"])),
     (rf"/game/{GAME}/hand", lambda ctx, p, _q: record_hand_view(ctx, p["gid"])),

@@ -11,6 +11,7 @@ from scorer.app.context import AppContext
 from scorer.app.router import Router
 from scorer.app.store_access import get_store
 from scorer.app.theme import apply_theme
+from scorer.web.sessions import REGISTRY, note_session, peer_address
 
 logger = logging.getLogger(__name__)
 
@@ -20,7 +21,10 @@ def main(page: ft.Page) -> None:
     page.title = "Tarabish"
     page.fonts = FONTS
     apply_theme(page)
-    ctx = AppContext(page=page, store=get_store())
+    address = peer_address()
+    REGISTRY.add(page.session, address)  # may expire this address's abandoned pages
+    note_session(page.session)
+    ctx = AppContext(page=page, store=get_store(), address=address)
     router = Router(ctx)
     ctx.router_refresh = router.show
     ctx.game_changed = router.game_changed
@@ -29,9 +33,12 @@ def main(page: ft.Page) -> None:
         router.show(e.route)
 
     def closed(_e: object) -> None:
+        REGISTRY.remove(page.session)
         router.close()
 
     page.on_route_change = route_changed
+    # A reload reattaches this session to a new connection: that one serves it now.
+    page.on_connect = lambda _e: note_session(page.session)
     page.on_close = closed
     page.on_resize = lambda e: router.resized(e.width)
     page.on_platform_brightness_change = lambda _e: router.show(router.route)

@@ -3,7 +3,7 @@ on guessing.
 
 Design (see `codes.TableCodes` and `limiter.Backoff`):
 
-- Every game gets a 4-digit *table code* when it is started. The phone that
+- Every game gets a 6-digit *table code* when it is started. The phone that
   started it holds edit rights at once; any other phone earns them by typing
   the code. Watching needs nothing.
 - A phone is known by a random *device token* the app keeps in the browser's
@@ -12,8 +12,11 @@ Design (see `codes.TableCodes` and `limiter.Backoff`):
   (written atomically), so rights survive reloads, sleeps and server restarts,
   and the file holds no token that could be replayed. Codes never go into a
   game's `tarabish-game/1` document, so an exported game carries none.
-- Wrong codes are slowed down per game and per client (device token and IP
-  address): three free tries, then a wait that doubles from 30 s.
+- Wrong codes are slowed down per game and per connection address (as the
+  server's socket sees it): three free tries, then a wait that doubles from
+  30 s; and per game whoever guesses: ten in all, then the same waits. The
+  device token is the client's word, so it never buys new tries.
+- Each address may start GAMES_PER_HOUR games an hour.
 """
 
 from __future__ import annotations
@@ -22,15 +25,17 @@ import threading
 from pathlib import Path
 
 from scorer.rights.codes import CODES_FILE, NotAllowed, TableCodes
-from scorer.rights.limiter import Backoff, TooManyTries, WrongCode
-from scorer.rights.service import TableRights
+from scorer.rights.limiter import Backoff, RateWindow, TooManyTries, WrongCode
+from scorer.rights.service import TableRights, TooManyGames
 
 __all__ = [
     "CODES_FILE",
     "Backoff",
     "NotAllowed",
+    "RateWindow",
     "TableCodes",
     "TableRights",
+    "TooManyGames",
     "TooManyTries",
     "WrongCode",
     "get_rights",

@@ -1,7 +1,7 @@
 """Table codes and the phones that hold edit rights, kept in DATA/table_codes.json.
 
     {"format": "tarabish-table-codes/1",
-     "games": {"3f9a0c12": {"code": "4821",
+     "games": {"3f9a0c12": {"code": "482113",
                             "devices": {"<sha256 of device token>": "2025-06-01T20:15:02Z"}}}}
 
 One small file beside the games (not inside them: a `tarabish-game/1` export
@@ -15,6 +15,11 @@ Only one process writes the file: the one holding the data folder's lock
 shares one lock, and picks up what another one saved before it changes
 anything (`_SharedLock`), so no change is lost to last-writer-wins. A change
 that cannot be written (disk full) raises NotSaved and is forgotten.
+
+Codes have six digits: with the brake in `scorer.rights.service` a guesser gets
+about 60 tries a night for a game, 1 chance in 16,000 of a million. Files from
+before kept 4-digit codes; they are given a 6-digit code when read (phones that
+hold the game keep their rights).
 """
 
 from __future__ import annotations
@@ -41,9 +46,9 @@ logger = logging.getLogger(__name__)
 
 CODES_FILE = "table_codes.json"
 FORMAT = "tarabish-table-codes/1"
-CODE_DIGITS = 4
+CODE_DIGITS = 6
 _GAME_RE = re.compile(r"^[0-9a-f]{8}$")
-_CODE_RE = re.compile(rf"^[0-9]{{{CODE_DIGITS}}}$")
+_CODE_RE = re.compile(r"^(?:[0-9]{4}|[0-9]{6})$")  # 4 digits: files from before
 
 
 class NotAllowed(StoreError):
@@ -75,6 +80,7 @@ class TableCodes:
         self._games: dict[str, dict[str, Any]] = {}
         with self._lock:  # entering the lock loads the file
             pass
+        self._lengthen_old_codes()
 
     # -- reading ---------------------------------------------------------
 
@@ -139,7 +145,7 @@ class TableCodes:
             self._save()
 
     def forget(self, game_id: str) -> None:
-        """Drop a deleted game's code and rights."""
+        """Drop a deleted game's code and rights (a new game never reuses them)."""
         with self._lock:
             if self._games.pop(game_id, None) is not None:
                 self._save()
@@ -159,6 +165,21 @@ class TableCodes:
                 kept = "left where it is"
             logger.warning("%s; %s. Table codes start afresh.", exc, kept)
             return {}
+
+    def _lengthen_old_codes(self) -> None:
+        """Give games with a 4-digit code from before a 6-digit one (10,000 codes
+        can be worked through; a million cannot)."""
+        with self._lock:
+            short = [entry for entry in self._games.values()
+                     if len(entry["code"]) != CODE_DIGITS]
+            if not short:
+                return
+            for entry in short:
+                entry["code"] = new_code()
+            try:
+                self._save()
+            except StoreError as exc:  # full or read-only: old codes stay, still braked
+                logger.warning("could not save the longer table codes: %s", exc)
 
     def _save(self) -> None:
         """Write the file; the caller holds the lock."""

@@ -1,10 +1,10 @@
-"""A brake on guessing table codes: a few free tries, then waits that double.
+"""Brakes on what a guest could repeat without end: a few free tries, then waits
+that double (`Backoff`, for wrong table codes), and a count per time window
+(`RateWindow`, for new games).
 
-Keys are chosen by the caller (here: game + device token, and game + client
-IP address, so neither a new browser profile nor a new Wi-Fi address resets
-the count on its own). State is in memory: a server restart forgives, which is
-fine for a 4-digit code at a card table (10,000 codes at 30 s, 60 s, 120 s…
-per wrong guess is not worth trying).
+Keys are chosen by the caller (`scorer.rights.service`): the game itself, and
+the game + the connection's real address (read from the socket, never from
+anything the client sends). State is in memory: a server restart forgives.
 """
 
 from __future__ import annotations
@@ -48,12 +48,16 @@ class Backoff:
         cap: float = 15 * 60.0,
         clock: Callable[[], float] = time.monotonic,
         max_keys: int = 10_000,
+        forget_after: float | None = None,
     ) -> None:
         self.free = free
         self.base = base
         self.cap = cap
         self.clock = clock
         self.max_keys = max_keys
+        self.forget_after = forget_after
+        """Seconds without a failure after which a key starts afresh (None: never,
+        until `succeeded`)."""
         self._records: dict[str, _Record] = {}
         self._lock = threading.Lock()
 
@@ -61,13 +65,14 @@ class Backoff:
         """Seconds until any of `keys` may try again (0: now)."""
         now = self.clock()
         with self._lock:
-            waits = [r.locked_until - now for k in keys if (r := self._records.get(k))]
+            waits = [r.locked_until - now for k in keys if (r := self._get(k, now))]
         return max([0.0, *waits])
 
     def tries_left(self, *keys: str) -> int:
         """Wrong codes still allowed before the first wait."""
+        now = self.clock()
         with self._lock:
-            used = max([0, *(r.failures for k in keys if (r := self._records.get(k)))])
+            used = max([0, *(r.failures for k in keys if (r := self._get(k, now)))])
         return max(0, self.free - used)
 
     def failed(self, *keys: str) -> float:
@@ -77,7 +82,7 @@ class Backoff:
         with self._lock:
             self._prune(now)
             for key in keys:
-                rec = self._records.setdefault(key, _Record())
+                rec = self._get(key, now) or self._records.setdefault(key, _Record())
                 rec.failures += 1
                 rec.last = now
                 if rec.failures >= self.free:
@@ -90,6 +95,15 @@ class Backoff:
         with self._lock:
             for key in keys:
                 self._records.pop(key, None)
+
+    def _get(self, key: str, now: float) -> _Record | None:
+        """The key's record, dropped first if it has been quiet for `forget_after`."""
+        rec = self._records.get(key)
+        if (rec is not None and self.forget_after is not None
+                and rec.locked_until <= now and now - rec.last > self.forget_after):
+            del self._records[key]
+            return None
+        return rec
 
     def _prune(self, now: float) -> None:
         """Forget keys quiet for a long time once there are many (memory bound)."""
@@ -104,3 +118,44 @@ class Backoff:
                 : len(self._records) // 2
             ]:
                 del self._records[key]
+
+
+class RateWindow:
+    """At most `limit` events per key in any `window` seconds (a sliding window)."""
+
+    def __init__(self, limit: int, window: float,
+                 clock: Callable[[], float] = time.monotonic, max_keys: int = 10_000) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self.max_keys = max_keys
+        self._events: dict[str, list[float]] = {}
+        self._lock = threading.Lock()
+
+    def wait_left(self, key: str) -> float:
+        """Seconds until `key` may act again (0: now)."""
+        now = self.clock()
+        with self._lock:
+            times = self._recent(key, now)
+            return 0.0 if len(times) < self.limit else times[0] + self.window - now
+
+    def record(self, key: str) -> None:
+        now = self.clock()
+        with self._lock:
+            if key not in self._events and len(self._events) >= self.max_keys:
+                for old in [k for k in self._events if not self._recent(k, now)]:
+                    del self._events[old]
+                if len(self._events) >= self.max_keys:  # still full: forget the oldest
+                    oldest = min(self._events, key=lambda k: self._events[k][-1])
+                    del self._events[oldest]
+            times = self._events.setdefault(key, [])
+            times.append(now)
+            del times[: -self.limit]  # only the last `limit` matter
+
+    def _recent(self, key: str, now: float) -> list[float]:
+        times = [t for t in self._events.get(key, []) if now - t < self.window]
+        if times:
+            self._events[key] = times
+        else:
+            self._events.pop(key, None)
+        return times

@@ -1,17 +1,48 @@
-"""Table rights as the app uses them: codes on disk plus the guessing brake."""
+"""Table rights as the app uses them: codes on disk plus the brakes on guessing
+and on starting games."""
 
 from __future__ import annotations
 
 from scorer.rights.codes import TableCodes
-from scorer.rights.limiter import Backoff, TooManyTries, WrongCode
+from scorer.rights.limiter import Backoff, RateWindow, TooManyTries, WrongCode
+from scorer.store.errors import StoreError
+
+#: Wrong codes for one game, from anywhere, before waits start; the count is
+#: never reset by a right code and forgotten only after 6 quiet hours, so a
+#: guesser on many addresses gets about 62 tries in a 12-hour night (10 free,
+#: then waits of 30 s doubling to 15 min): 1 chance in 16,000 of a 6-digit code.
+GAME_FREE_TRIES = 10
+#: Wrong codes for one game from one address before waits start.
+ADDRESS_FREE_TRIES = 3
+WAIT_CAP_S = 15 * 60.0
+#: New games one address may start per hour (a table plays one or two).
+GAMES_PER_HOUR = 20
+
+
+class TooManyGames(StoreError):
+    """This address started too many games lately: wait `seconds`."""
+
+    def __init__(self, seconds: float) -> None:
+        minutes = max(1, round(seconds / 60))
+        super().__init__(f"This phone has started {GAMES_PER_HOUR} games in the last hour: "
+                         f"wait {minutes} min before starting another one.")
 
 
 class TableRights:
     """Edit rights of every game in one data folder."""
 
-    def __init__(self, codes: TableCodes, backoff: Backoff | None = None) -> None:
+    def __init__(self, codes: TableCodes, backoff: Backoff | None = None,
+                 game_backoff: Backoff | None = None,
+                 new_games: RateWindow | None = None) -> None:
         self.codes = codes
-        self.backoff = backoff or Backoff()
+        self.backoff = backoff or Backoff(free=ADDRESS_FREE_TRIES, cap=WAIT_CAP_S,
+                                          forget_after=3600.0)
+        """Wrong codes per game and connection address."""
+        self.game_backoff = game_backoff or Backoff(free=GAME_FREE_TRIES, cap=WAIT_CAP_S,
+                                                    forget_after=6 * 3600.0)
+        """Wrong codes per game, whoever typed them."""
+        self.new_games = new_games or RateWindow(GAMES_PER_HOUR, 3600.0)
+        """Games started per connection address."""
 
     def may_edit(self, game_id: str, device: str | None) -> bool:
         return self.codes.may_edit(game_id, device)
@@ -31,19 +62,37 @@ class TableRights:
     def claim(self, game_id: str, device: str) -> str:
         return self.codes.claim(game_id, device)
 
-    def enter_code(self, game_id: str, device: str, client: str, code: str) -> None:
+    def forget(self, game_id: str) -> None:
+        """A deleted game: its code and the phones that held it go too."""
+        self.codes.forget(game_id)
+
+    def check_new_game(self, address: str) -> None:
+        """Refuse (TooManyGames) if `address` started GAMES_PER_HOUR games this hour."""
+        wait = self.new_games.wait_left(address)
+        if wait > 0:
+            raise TooManyGames(wait)
+
+    def game_started(self, address: str) -> None:
+        self.new_games.record(address)
+
+    def enter_code(self, game_id: str, device: str, address: str, code: str) -> None:
         """Grant `device` edit rights if `code` is right; raises WrongCode or
-        TooManyTries (with the wait) otherwise. `client` is the phone's IP address."""
-        keys = (f"{game_id}|device|{device}", f"{game_id}|ip|{client}")
-        wait = self.backoff.wait_left(*keys)
+        TooManyTries (with the wait) otherwise.
+
+        `address` is the connection's address as the server's socket sees it;
+        the device token is the client's word and counts for nothing here, so a
+        new token (or a new session) never buys new tries.
+        """
+        here = f"{game_id}|addr|{address}"
+        wait = max(self.backoff.wait_left(here), self.game_backoff.wait_left(game_id))
         if wait > 0:
             raise TooManyTries(wait)
         if not self.codes.matches(game_id, code):
-            wait = self.backoff.failed(*keys)
+            wait = max(self.backoff.failed(here), self.game_backoff.failed(game_id))
             if wait > 0:
                 raise TooManyTries(wait)
-            left = self.backoff.tries_left(*keys)
+            left = min(self.backoff.tries_left(here), self.game_backoff.tries_left(game_id))
             raise WrongCode(f"That is not this game's table code ({left} more "
                             f"{'try' if left == 1 else 'tries'} before a wait).")
-        self.backoff.succeeded(*keys)
+        self.backoff.succeeded(here)  # the game's own count stays: it is the guessers' budget
         self.codes.grant(game_id, device)

@@ -103,7 +103,7 @@ def hand_rows(page: Page, number: int) -> Any:
 def read_table_code(page: Page) -> str:
     """Open the Share panel and read the table code shown to a phone that holds it."""
     page.get_by_role("button", name="Share this game").click()
-    label = page.get_by_text(re.compile(r"^Table code \d{4}$"))
+    label = page.get_by_text(re.compile(r"^Table code \d{6}$"))
     expect(label).to_be_visible()
     code = re.sub(r"\D", "", label.inner_text())
     return code
@@ -177,7 +177,7 @@ def test_phones_share_a_game_and_earn_edit_rights(
     color_scheme(b, "dark")
     screenshot(b, "code-entry-dark")
     color_scheme(b, "light")
-    wrong = "1111" if code != "1111" else "2222"
+    wrong = "111111" if code != "111111" else "222222"
     enter_code(b, wrong)
     expect(b.get_by_text("That is not this game's table code", exact=False)).to_be_visible()
     screenshot(b, "code-entry-wrong")
@@ -214,7 +214,7 @@ def test_repeated_wrong_codes_are_slowed_down(
     a, b = phone(new_context), phone(new_context)
     game = start_game(a, app_url, open_app, ["Eve", "Fay", "Gus", "Hal"])
     code = read_table_code(a)
-    wrong = "0000" if code != "0000" else "9999"
+    wrong = "000000" if code != "000000" else "999999"
     open_app(b, f"{app_url}game/{game}", first_text=WATCHING)
     b.get_by_role("button", name="Enter table code").click()
     for _ in range(3):

@@ -38,9 +38,9 @@ class FakePage:
         raise RuntimeError("no session")
 
 
-def phone(store: GameStore, device: str) -> TableActions:
+def phone(store: GameStore, device: str, address: str = "192.168.1.40") -> TableActions:
     ctx: Any = SimpleNamespace(page=FakePage(), store=store, router_refresh=lambda: None,
-                               game_changed=lambda _g: None)
+                               game_changed=lambda _g: None, address=address)
     actions = TableActions(ctx)
     actions.device = device
     ctx.actions = actions
@@ -106,6 +106,38 @@ def test_a_game_nobody_holds_goes_to_the_first_phone_that_changes_it(store: Game
     assert not second.can_edit(game)
     with pytest.raises(NotAllowed):
         second.save_hand(model(store, game), HAND, None)
+
+
+def test_only_a_holder_deletes_a_game_and_its_code_goes_with_it(store: GameStore) -> None:
+    game = new_game(store)
+    starter = phone(store, "starter-device-token-000001")
+    starter.game_created(game)
+    watcher = phone(store, "watcher-device-token-000002")
+    with pytest.raises(NotAllowed):
+        watcher.delete_game(game)
+    assert store.get_game(game).id == game
+    starter.delete_game(game)
+    assert game not in {g.id for g in store.list_games()}
+    rights = get_rights(store.data_dir)
+    assert rights.code(game) is None and not rights.may_edit(game, "starter-device-token-000001")
+    assert starter.ctx.page.pubsub.sent[-1] == (game_topic(game), game)
+
+
+def test_new_games_are_limited_per_address(store: GameStore) -> None:
+    from scorer.rights import TooManyGames
+    from scorer.rights.service import GAMES_PER_HOUR
+
+    doc = {"format": "tarabish-game/1", "players": ["A", "B", "C", "D"], "first_dealer": 0,
+           "rules": {}, "hands": []}
+    guest = phone(store, "guest-device-token-0000001", address="10.7.7.7")
+    for _ in range(GAMES_PER_HOUR):
+        made = guest.create_game(doc)
+        assert guest.can_edit(made.id)
+    before = len(store.list_games())
+    with pytest.raises(TooManyGames, match="wait"):
+        phone(store, "another-token-of-the-guest", address="10.7.7.7").create_game(doc)
+    assert len(store.list_games()) == before
+    phone(store, "neighbour-device-token-001", address="10.7.7.8").create_game(doc)
 
 
 def test_a_stale_sheet_is_refused_with_the_current_game(store: GameStore) -> None:

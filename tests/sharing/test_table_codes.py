@@ -26,10 +26,10 @@ class Clock:
         return self.now
 
 
-def test_the_starter_holds_a_four_digit_code(tmp_path: Path) -> None:
+def test_the_starter_holds_a_six_digit_code(tmp_path: Path) -> None:
     codes = TableCodes(tmp_path)
     code = codes.start(GAME, ALICE)
-    assert len(code) == 4 and code.isdigit()
+    assert len(code) == 6 and code.isdigit()
     assert codes.code(GAME) == code
     assert codes.may_edit(GAME, ALICE)
     assert not codes.may_edit(GAME, BOB)
@@ -54,6 +54,21 @@ def test_codes_and_grants_survive_a_restart_without_keeping_tokens(tmp_path: Pat
     assert doc["format"] == "tarabish-table-codes/1"
     # Written atomically: no temp file left behind.
     assert sorted(p.name for p in tmp_path.iterdir()) == [CODES_FILE]
+
+
+def test_four_digit_codes_from_before_are_lengthened_and_holders_keep_rights(
+    tmp_path: Path,
+) -> None:
+    old = {"format": "tarabish-table-codes/1",
+           "games": {GAME: {"code": "4821", "devices": {device_key(ALICE): "2026-01-01T20:00:00Z"}}}}
+    (tmp_path / CODES_FILE).write_text(json.dumps(old))
+    codes = TableCodes(tmp_path)
+    code = codes.code(GAME)
+    assert code is not None and len(code) == 6 and code.isdigit()
+    assert codes.may_edit(GAME, ALICE)
+    assert not codes.matches(GAME, "4821")
+    assert TableCodes(tmp_path).code(GAME) == code  # written back
+    assert not (tmp_path / "damaged").exists()
 
 
 def test_matches_compares_the_code(tmp_path: Path) -> None:
@@ -193,8 +208,10 @@ def test_wrong_codes_are_refused_then_slowed_down(tmp_path: Path) -> None:
     clock.now += 31
     r.enter_code(GAME, BOB, "10.0.0.5", code)
     assert r.may_edit(GAME, BOB)
-    # Rights are kept once earned; the count starts afresh.
-    assert r.backoff.tries_left(f"{GAME}|device|{BOB}") == 3
+    # Rights are kept once earned; this address's count starts afresh (the game's
+    # own count does not: it is the guessers' budget).
+    assert r.backoff.tries_left(f"{GAME}|addr|10.0.0.5") == 3
+    assert r.game_backoff.tries_left(GAME) < 10
 
 
 def test_the_next_wrong_code_after_a_wait_waits_longer(tmp_path: Path) -> None:

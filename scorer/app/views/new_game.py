@@ -148,8 +148,7 @@ class NewGameForm:
             doc["teams"] = [teams[t] or defaults[t] for t in range(2)]
         try:
             game = Game.model_validate({k: v for k, v in doc.items() if k != "format"})
-            stored = self.ctx.store.create_game(game_to_doc(game))
-            self.ctx.actions.game_created(stored.id)
+            stored = self.ctx.actions.create_game(game_to_doc(game))
         except ValidationError as exc:
             self.error = explain(exc)
             self.render()

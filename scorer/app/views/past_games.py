@@ -1,4 +1,7 @@
-"""Past games: date, players, final score and winner; open, export or delete."""
+"""Past games: date, players, final score and winner; open, export or delete.
+
+The list comes a page of PAGE_SIZE at a time (`/games?page=2`), so a server
+with thousands of games never sends them all to every phone."""
 
 from __future__ import annotations
 
@@ -11,16 +14,36 @@ import flet as ft
 from scorer.app.context import AppContext
 from scorer.app.theme import RADIUS
 from scorer.app.views.common import app_bar, screen
+from scorer.app.widgets import big_button
 from scorer.store.errors import StoreError
 from scorer.store.models import GameSummary
 
+PAGE_SIZE = 20
+ONLY_HOLDERS = ("Only a phone that holds this game's table code can delete it. "
+                "Open the game and enter its code first.")
+
+
+def _refuse_delete(ctx: AppContext) -> None:
+    ctx.page.show_dialog(ft.AlertDialog(
+        title=ft.Text("This phone cannot delete this game"),
+        content=ft.Text(ONLY_HOLDERS, size=16),
+        actions=[ft.TextButton("OK", on_click=lambda _e: ctx.page.pop_dialog())],
+    ))
+
 
 def _confirm_delete(ctx: AppContext, game: GameSummary) -> None:
+    if not ctx.actions.identified:  # the browser has not said which phone this is yet
+        ctx.toast("One moment: checking this phone's rights. Tap Delete again.")
+        return
+    if not ctx.actions.can_edit(game.id):
+        _refuse_delete(ctx)
+        return
+
     def delete(_e: object) -> None:
         ctx.page.pop_dialog()
         try:
-            ctx.store.delete_game(game.id)
-        except StoreError as exc:
+            ctx.actions.delete_game(game.id)  # checks the rights again
+        except StoreError as exc:  # NotAllowed, GameNotFound, a failed write
             ctx.toast(str(exc), error=True)
         ctx.router_refresh()
 
@@ -85,9 +108,31 @@ def game_card(ctx: AppContext, game: GameSummary) -> ft.Control:
     )
 
 
-def past_games_view(ctx: AppContext) -> ft.View:
+def page_number(text: str | None, pages: int) -> int:
+    """The page asked for in the address (1 if it is not a number), within 1..pages."""
+    number = int(text) if text and text.isdigit() and len(text) <= 6 else 1
+    return min(max(1, number), max(1, pages))
+
+
+def past_games_view(ctx: AppContext, page_text: str | None = None) -> ft.View:
     games = ctx.store.list_games()
-    body: list[ft.Control] = [game_card(ctx, game) for game in games]
+    pages = -(-len(games) // PAGE_SIZE)
+    number = page_number(page_text, pages)
+    shown = games[(number - 1) * PAGE_SIZE: number * PAGE_SIZE]
+    body: list[ft.Control] = [game_card(ctx, game) for game in shown]
     if not games:
         body.append(ft.Text("No games yet.", size=16))
-    return screen("/games", app_bar(ctx, "Past games", back_to="/"), body)
+    if pages > 1:
+        first = (number - 1) * PAGE_SIZE + 1
+        body.append(ft.Text(f"Games {first}–{first + len(shown) - 1} of {len(games)}", size=14,
+                            color=ft.Colors.ON_SURFACE_VARIANT))
+        turn: list[ft.Control] = []
+        if number > 1:
+            turn.append(big_button("Newer games", lambda _e: ctx.go(f"/games?page={number - 1}"),
+                                   primary=False))
+        if number < pages:
+            turn.append(big_button("Older games", lambda _e: ctx.go(f"/games?page={number + 1}"),
+                                   primary=False))
+        body.append(ft.Row(turn, spacing=8))
+    route = "/games" if number == 1 else f"/games?page={number}"
+    return screen(route, app_bar(ctx, "Past games", back_to="/"), body)

@@ -18,7 +18,7 @@ WATCHING = "Watching: enter the table code to record hands"
 
 
 class CodeEntry:
-    """Four boxes and a number pad; the code is tried when the last digit is in.
+    """One box per digit (six) and a number pad; the code is tried when the last digit is in.
 
     Only the boxes and the message are redrawn on a key press: the pad stays
     the same control, so quick taps are never lost on a half-redrawn pad.
@@ -32,15 +32,15 @@ class CodeEntry:
         self.error = ""
         self.boxes = [
             ft.Container(
-                content=ft.Text("", size=32, weight=ft.FontWeight.BOLD),
-                width=56, height=64, alignment=ft.Alignment.CENTER,
+                content=ft.Text("", size=26, weight=ft.FontWeight.BOLD),
+                width=40, height=56, alignment=ft.Alignment.CENTER,
                 border_radius=ft.BorderRadius.all(RADIUS),
                 bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
             )
             for _ in range(CODE_DIGITS)
         ]
         self.typed = ft.Semantics(
-            content=ft.Row(list(self.boxes), spacing=10, alignment=ft.MainAxisAlignment.CENTER))
+            content=ft.Row(list(self.boxes), spacing=6, alignment=ft.MainAxisAlignment.CENTER))
         self.message = ft.Text("", size=15, color=ft.Colors.ERROR, weight=ft.FontWeight.W_600,
                                visible=False)
         self._draw()

@@ -1,0 +1,96 @@
+"""The real table server in a subprocess on 127.0.0.1, for the hostile client."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DOC = {"format": "tarabish-game/1", "players": ["Ann", "Bob", "Cid", "Dee"],
+       "first_dealer": 0, "rules": {}, "hands": []}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    port: int
+    data_dir: Path
+    log_path: Path
+    process: subprocess.Popen[bytes]
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+
+
+StartServer = Callable[..., Server]
+
+
+@pytest.fixture
+def start_server(tmp_path: Path) -> Iterator[StartServer]:
+    """start_server(data_dir=None, env=None) -> Server, stopped after the test."""
+    started: list[Server] = []
+
+    def start(data_dir: Path | None = None, env: dict[str, str] | None = None) -> Server:
+        data_dir = data_dir or tmp_path / "data"
+        data_dir.mkdir(parents=True, exist_ok=True)
+        port = free_port()
+        log_path = tmp_path / f"server-{port}.log"
+        cmd = [sys.executable, "-m", "scorer.cli", "--no-open", "--host", "127.0.0.1",
+               "--port", str(port), "--data-dir", str(data_dir)]
+        with log_path.open("ab") as log:
+            process = subprocess.Popen(
+                cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=log,
+                stderr=subprocess.STDOUT, start_new_session=True,
+                env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
+        server = Server(port, data_dir, log_path, process)
+        started.append(server)
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"server exited:\n{server.log()}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
+                    return server
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def make_game(data_dir: Path, holder: str | None = "holder-token-0123456789") -> tuple[str, str]:
+    """A saved game (and, with a holder, its table code): (game id, code)."""
+    from scorer.rights.codes import TableCodes
+    from scorer.store.game_store import GameStore
+
+    with GameStore(data_dir) as store:
+        game_id = store.create_game(dict(DOC)).id
+    code = TableCodes(data_dir).start(game_id, holder) if holder else ""
+    return game_id, code

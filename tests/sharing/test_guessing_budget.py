@@ -1,0 +1,78 @@
+"""What the brakes on wrong codes leave a determined guesser in one night (issue 9, item 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scorer.rights import TableCodes, TableRights, TooManyTries, WrongCode
+from scorer.rights.codes import CODE_DIGITS
+from scorer.rights.limiter import Backoff
+
+GAME = "0123abcd"
+NIGHT_S = 12 * 3600.0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def rights(tmp_path: Path, clock: Clock) -> TableRights:
+    from scorer.rights.service import ADDRESS_FREE_TRIES, GAME_FREE_TRIES, WAIT_CAP_S
+
+    return TableRights(
+        TableCodes(tmp_path),
+        Backoff(free=ADDRESS_FREE_TRIES, cap=WAIT_CAP_S, clock=clock, forget_after=3600),
+        Backoff(free=GAME_FREE_TRIES, cap=WAIT_CAP_S, clock=clock, forget_after=6 * 3600),
+    )
+
+
+def test_a_guesser_with_endless_addresses_and_tokens_gets_few_tries_a_night(
+    tmp_path: Path,
+) -> None:
+    """Every guess from a new address and a new token, each the moment the wait
+    is over, for 12 hours (bounded loop: one step per guess or per wait)."""
+    clock = Clock()
+    r = rights(tmp_path, clock)
+    code = r.start(GAME, "holder-token-0123456789")
+    start = clock.now
+    tries = 0
+    for n in range(100_000):
+        if clock.now - start > NIGHT_S:
+            break
+        wrong = f"{n % 10 ** CODE_DIGITS:0{CODE_DIGITS}d}"
+        if wrong == code:
+            continue
+        try:
+            r.enter_code(GAME, f"token-{n}", f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}",
+                         wrong)
+            raise AssertionError("a wrong code was taken")
+        except TooManyTries as wait:
+            clock.now += wait.seconds
+        except WrongCode:
+            pass
+        else:
+            continue
+        tries += 1  # counted whether or not it was refused outright: worst case
+    chance = tries / 10 ** CODE_DIGITS
+    print(f"{tries} tries in 12 h: chance {chance:.6f}")
+    assert tries <= 80
+    assert chance < 1e-4  # under 1 in 10,000 a night
+
+
+def test_a_right_code_does_not_reset_the_game_budget(tmp_path: Path) -> None:
+    clock = Clock()
+    r = rights(tmp_path, clock)
+    code = r.start(GAME, "holder-token-0123456789")
+    wrong = "0" * CODE_DIGITS if code != "0" * CODE_DIGITS else "1" * CODE_DIGITS
+    for n in range(9):
+        with pytest.raises(WrongCode):
+            r.enter_code(GAME, f"guesser-{n}", f"10.0.0.{n}", wrong)
+    r.enter_code(GAME, "friend-token-0123456789", "10.0.1.1", code)
+    with pytest.raises(TooManyTries):
+        r.enter_code(GAME, "guesser-x", "10.0.2.2", wrong)
