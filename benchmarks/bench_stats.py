@@ -64,6 +64,7 @@ class Figures:
     command: dict[str, Timing]  # a fresh process
     in_process: dict[str, Timing]
     floor: Timing  # `tarabish games`, a fresh process
+    screen: dict[str, float] | None = None  # the Statistics screen in Chromium, seconds
 
     @property
     def summary(self) -> str:
@@ -83,6 +84,9 @@ class Figures:
             f"warm command: {wall:.3f} s wall, {cpu:.3f} s CPU "
             f"(target {TARGET_S:.0f} s; CPU is what an idle machine would take)"
         )
+        if self.screen:
+            lines.append("Statistics screen in Chromium (390x844), medians: " + ", ".join(
+                f"{what} {seconds:.2f} s" for what, seconds in self.screen.items()))
         lines.append(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         return "\n".join(lines)
 
@@ -130,6 +134,39 @@ def run_in_process(data_dir: Path) -> Timing:
     return elapsed
 
 
+def time_screen(data_dir: Path, games: int, rounds: int = 3) -> dict[str, float]:
+    """Home -> Statistics and a period tap on the real table server over these games,
+    in Chromium at phone size: seconds until the figures are on screen (medians)."""
+    import statistics as stat
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
+    from conftest import CHROMIUM, CHROMIUM_ARGS, PHONE_VIEWPORT, open_app_page, start_app_server
+    from playwright.sync_api import sync_playwright
+
+    server = start_app_server(data_dir)
+    opened: list[float] = []
+    period: list[float] = []
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_context(viewport=PHONE_VIEWPORT).new_page()
+            for _ in range(rounds):
+                open_app_page(page, server.url, first_text="Statistics")
+                start = time.perf_counter()
+                page.get_by_role("button", name="Statistics").click()
+                page.get_by_text(f"{games} games counted").first.wait_for(timeout=60_000)
+                opened.append(time.perf_counter() - start)
+                start = time.perf_counter()
+                page.get_by_role("button", name="30 days").click()
+                page.get_by_text("No games in this period yet.").or_(
+                    page.get_by_text("games counted")).first.wait_for(timeout=60_000)
+                period.append(time.perf_counter() - start)
+            browser.close()
+    finally:
+        server.stop()
+    return {"home -> Statistics": stat.median(opened), "period tap": stat.median(period)}
+
+
 def best(fn: Callable[[], Timing], repeats: int, before: Callable[[], Any] | None = None) -> Timing:
     """The fastest run by wall time (with its CPU time)."""
     times = []
@@ -141,7 +178,7 @@ def best(fn: Callable[[], Timing], repeats: int, before: Callable[[], Any] | Non
 
 
 def bench(games: int = 1_000, hands: int = 30, repeats: int = 3,
-          where: Path | None = None) -> Figures:
+          where: Path | None = None, screen: bool = True) -> Figures:
     with tempfile.TemporaryDirectory(prefix="bench-stats-", dir=where) as tmp:
         data = Path(tmp) / "data"
         start = time.perf_counter()
@@ -170,7 +207,9 @@ def bench(games: int = 1_000, hands: int = 30, repeats: int = 3,
             "warm": best(lambda: run_in_process(data), repeats, lambda: run_in_process(data)),
             "one edited": best(lambda: run_in_process(data), repeats, edit_one),
         }
-        return Figures(games, games * hands, store_s, command, in_process, floor)
+        store.close()  # the table server takes the folder next
+        shown = time_screen(data, games) if screen else None
+        return Figures(games, games * hands, store_s, command, in_process, floor, shown)
 
 
 def main(argv: list[str] | None = None) -> Figures:
@@ -179,9 +218,11 @@ def main(argv: list[str] | None = None) -> Figures:
     parser.add_argument("--hands", type=int, default=30, help="hands per game")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--dir", type=Path, default=None, help="where to put the test data")
+    parser.add_argument("--no-screen", action="store_true",
+                        help="skip timing the Statistics screen in Chromium")
     args = parser.parse_args(argv)
     print(f"storing {args.games:,} games of {args.hands} hands...", flush=True)
-    figures = bench(args.games, args.hands, args.repeats, args.dir)
+    figures = bench(args.games, args.hands, args.repeats, args.dir, not args.no_screen)
     print(figures.summary)
     return figures
 

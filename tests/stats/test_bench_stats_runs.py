@@ -33,7 +33,7 @@ def test_stored_games_are_valid_varied_and_counted(bench: ModuleType, tmp_path: 
 def test_bench_prints_every_state(
     bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    figures = bench.main(["--games", "3", "--hands", "4", "--repeats", "1",
+    figures = bench.main(["--games", "3", "--hands", "4", "--repeats", "1", "--no-screen",
                           "--dir", str(tmp_path)])
     assert figures.hands == 12
     assert set(figures.command) == set(figures.in_process) == {"cold", "warm", "one edited"}
