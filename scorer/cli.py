@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line; each subcommand lives in `scorer.commands`."""
-    from scorer.commands import check, serve, store_cmds
+    from scorer.commands import build_web, check, serve, store_cmds
 
     parser = argparse.ArgumentParser(
         prog="tarabish",
@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     check.register(sub)
     store_cmds.register(sub)
+    build_web.register(sub)
     return parser
 
 

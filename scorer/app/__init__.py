@@ -24,6 +24,11 @@ class AppConfig:
     then every LAN address), for the "Share this game" QR code. Empty when the
     app is served some other way: the page's own address is used then."""
 
+    alone: bool = False
+    """The app runs inside one phone's browser with no server (`tarabish
+    build-web`, `scorer.browser`): the games live on this phone, which owns
+    every one of them; there is no table code and nothing to share live."""
+
 
 CONFIG = AppConfig()
 

@@ -90,4 +90,7 @@ def past_games_view(ctx: AppContext) -> ft.View:
     body: list[ft.Control] = [game_card(ctx, game) for game in games]
     if not games:
         body.append(ft.Text("No games yet.", size=16))
+    from scorer.app.game_files import import_button
+
+    body.append(import_button(ctx))
     return screen("/games", app_bar(ctx, "Past games", back_to="/"), body)

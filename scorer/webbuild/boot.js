@@ -1,0 +1,48 @@
+// Start Tarabish: put the service worker in charge, then start Flutter.
+// Written by `tarabish build-web`; replaces flutter_bootstrap.js's own <script>.
+"use strict";
+(function () {
+  const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const takeover = (sw) => new Promise((resolve) =>
+    sw.addEventListener("controllerchange", resolve, { once: true }));
+
+  function startFlutter() {
+    const script = document.createElement("script");
+    script.src = "flutter_bootstrap.js";
+    script.async = true;
+    document.body.appendChild(script);
+  }
+
+  async function boot() {
+    const sw = navigator.serviceWorker;
+    if (!sw) return; // plain HTTP on a LAN address: works, but not offline
+    if (navigator.storage && navigator.storage.persist) {
+      navigator.storage.persist().catch(() => {}); // ask the browser never to evict the games
+    }
+    const registration = await sw.register("sw.js");
+    if (!sw.controller) {
+      // First visit: let the worker take this page, so every file is cached as it loads.
+      await Promise.race([takeover(sw), wait(4000)]);
+      return;
+    }
+    // A new deployment installs now (unchanged files come from the cache);
+    // offline, the check fails at once and this version starts.
+    await Promise.race([registration.update().catch(() => {}), wait(3000)]);
+    if (registration.installing || registration.waiting) {
+      const updated = await Promise.race([takeover(sw).then(() => true), wait(20000)]);
+      if (updated && !sessionStorage.getItem("tarabish-updated")) {
+        sessionStorage.setItem("tarabish-updated", "1");
+        location.reload(); // the new page with the new files
+        await wait(60000);
+      }
+    }
+  }
+
+  boot().catch((error) => console.warn("Tarabish: no offline copy", error)).finally(() => {
+    startFlutter();
+    flet.flutterAppLoaded.then(() => setTimeout(() => {
+      const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+      if (worker) worker.postMessage("cache-site");
+    }, 2000));
+  });
+})();
