@@ -68,11 +68,15 @@ class SiteServer:
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True,
                                         name="site-server")
 
+        self.running = False
+
     def start(self) -> SiteServer:
         self._thread.start()
+        self.running = True
         return self
 
     def stop(self) -> None:
+        self.running = False
         self.httpd.shutdown()
         self.httpd.server_close()
         self._thread.join(timeout=10)
