@@ -6,6 +6,14 @@
   const takeover = (sw) => new Promise((resolve) =>
     sw.addEventListener("controllerchange", resolve, { once: true }));
 
+  const settled = (worker) => new Promise((resolve) => {
+    const check = () => {
+      if (worker.state !== "installing") resolve();
+    };
+    worker.addEventListener("statechange", check);
+    check();
+  });
+
   function startFlutter() {
     const script = document.createElement("script");
     script.src = "flutter_bootstrap.js";
@@ -28,11 +36,16 @@
     // A new deployment installs now (unchanged files come from the cache);
     // offline, the check fails at once and this version starts.
     await Promise.race([registration.update().catch(() => {}), wait(3000)]);
-    if (registration.installing || registration.waiting) {
-      const updated = await Promise.race([takeover(sw).then(() => true), wait(20000)]);
-      if (updated && !sessionStorage.getItem("tarabish-updated")) {
+    if (registration.installing) {
+      await Promise.race([settled(registration.installing), wait(20000)]);
+    }
+    const waiting = registration.waiting;
+    if (waiting && !sessionStorage.getItem("tarabish-updated")) {
+      const changed = takeover(sw).then(() => true);
+      waiting.postMessage("skip-waiting");
+      if (await Promise.race([changed, wait(10000)])) {
         sessionStorage.setItem("tarabish-updated", "1");
-        location.reload(); // the new page with the new files
+        location.reload(); // this page again, with the new version's files
         await wait(60000);
       }
     }

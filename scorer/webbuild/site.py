@@ -104,13 +104,8 @@ def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool
     (out / "boot.js").write_text((HERE / "boot.js").read_text(encoding="utf-8"),
                                  encoding="utf-8")
     (out / APP_ARCHIVE).write_bytes(app_archive(wheels))
+    version = write_service_worker(out)
     files = site_files(out)
-    version = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:16]
-    sw = (HERE / "sw.js").read_text(encoding="utf-8")
-    sw = (sw.replace("__VERSION__", version)
-          .replace("__FILES__", json.dumps(files, indent=0, sort_keys=True))
-          .replace("__LAZY__", json.dumps(list(LAZY))))
-    (out / "sw.js").write_text(sw, encoding="utf-8")
     if precompress:
         _precompress(out, brotli_quality)
     (out / MARKER).write_text(version + "\n", encoding="utf-8")
@@ -281,6 +276,22 @@ def site_files(out: Path) -> dict[str, str]:
         if rel != "sw.js":
             files[rel] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     return files
+
+
+def write_service_worker(out: Path) -> str:
+    """sw.js listing every file of the site with its hash; the site's version.
+
+    A changed file changes the version, so phones install the new service
+    worker on their next visit and fetch only the files whose hash changed.
+    """
+    files = site_files(out)
+    version = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:16]
+    sw = (HERE / "sw.js").read_text(encoding="utf-8")
+    sw = (sw.replace("__VERSION__", version)
+          .replace("__FILES__", json.dumps(files, indent=0, sort_keys=True))
+          .replace("__LAZY__", json.dumps(list(LAZY))))
+    (out / "sw.js").write_text(sw, encoding="utf-8")
+    return version
 
 
 def _precompress(out: Path, brotli_quality: int) -> None:

@@ -39,6 +39,9 @@ class SiteHandler(SimpleHTTPRequestHandler):
             self.send_error(HTTPStatus.NOT_FOUND)
             return None
         size = chosen.stat().st_size
+        counter = getattr(self.server, "count_bytes", None)
+        if counter is not None and self.command == "GET":
+            counter(size)
         self.send_response(HTTPStatus.OK)
         ctype = TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0]
         self.send_header("Content-Type", ctype or "application/octet-stream")
@@ -63,12 +66,20 @@ class SiteServer:
         handler = partial(SiteHandler, directory=str(root))
         self.httpd = ThreadingHTTPServer((host, port), handler)
         self.httpd.daemon_threads = True
+        self.bytes_sent = 0
+        """Bytes of file bodies sent (compressed as sent): what phones downloaded."""
+        self._count_lock = threading.Lock()
+        self.httpd.count_bytes = self._count  # type: ignore[attr-defined]
         self.port = int(self.httpd.server_address[1])
         self.url = f"http://{host}:{self.port}/"
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True,
                                         name="site-server")
 
         self.running = False
+
+    def _count(self, size: int) -> None:
+        with self._count_lock:
+            self.bytes_sent += size
 
     def start(self) -> SiteServer:
         self._thread.start()

@@ -53,7 +53,8 @@ self.addEventListener("install", (event) => {
     }
     await cache.put(LIST_KEY, new Response(JSON.stringify(FILES),
       { headers: { "Content-Type": "application/json" } }));
-    await self.skipWaiting();
+    // No skipWaiting here: a page that is starting asks for it (boot.js), so
+    // a running game never has its files swapped under it.
   })());
 });
 
@@ -102,4 +103,5 @@ async function cacheSite() {
 
 self.addEventListener("message", (event) => {
   if (event.data === "cache-site") event.waitUntil(cacheSite());
+  if (event.data === "skip-waiting") event.waitUntil(self.skipWaiting());
 });

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from table_steps import (
 )
 
 from rules.game_file import check_game
+from scorer.webbuild.site import write_service_worker
 from scorer.webbuild.static_server import SiteServer
 
 Open = Callable[..., float]
@@ -161,3 +163,37 @@ def test_import_a_game_file_then_export_it(
     assert exported["hands"] == doc["hands"]
     assert exported["players"] == PLAYERS
     assert check_game(exported).totals == expected.totals
+
+
+def test_a_new_deployment_is_used_on_the_next_visit_and_games_stay(
+    phone: Phone, built_site: Path, open_phone_site: Open, tmp_path: Path,
+) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(built_site, site)
+    server = SiteServer(site).start()
+    try:
+        page = phone.new_page()
+        open_phone_site(page, server.url)
+        start_game(page)
+        page.wait_for_timeout(3_000)  # the service worker caches the rest of the site
+        described = "document.querySelector('meta[name=description]').content"
+        assert "new version" not in page.evaluate(described)
+
+        # The host gets a new version: one file changed, the service worker lists it.
+        index = site / "index.html"
+        html = index.read_text(encoding="utf-8")
+        new_html = re.sub(r'(<meta name="description" content=")[^"]*', r"\1new version", html)
+        assert new_html != html
+        index.write_text(new_html, encoding="utf-8")
+        old_sw = (site / "sw.js").read_text(encoding="utf-8")
+        write_service_worker(site)
+        assert (site / "sw.js").read_text(encoding="utf-8") != old_sw
+
+        page.goto(server.url + "#/")
+        page.reload()
+        open_phone_site(page, server.url, first_text="Resume")
+        assert page.evaluate(described) == "new version"
+        tap(page, re.compile("^Resume"), exact=False)
+        see(page, "Hand 1: Dee deals, Ann speaks and leads")
+    finally:
+        server.stop()
