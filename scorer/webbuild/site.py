@@ -291,6 +291,8 @@ def write_service_worker(out: Path) -> str:
           .replace("__FILES__", json.dumps(files, indent=0, sort_keys=True))
           .replace("__LAZY__", json.dumps(list(LAZY))))
     (out / "sw.js").write_text(sw, encoding="utf-8")
+    for stale in ("sw.js.br", "sw.js.gz"):  # an older build's compressed copies
+        (out / stale).unlink(missing_ok=True)
     return version
 
 

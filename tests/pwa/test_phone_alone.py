@@ -185,6 +185,8 @@ def test_a_new_deployment_is_used_on_the_next_visit_and_games_stay(
         new_html = re.sub(r'(<meta name="description" content=")[^"]*', r"\1new version", html)
         assert new_html != html
         index.write_text(new_html, encoding="utf-8")
+        for stale in ("index.html.br", "index.html.gz"):
+            (site / stale).unlink(missing_ok=True)
         old_sw = (site / "sw.js").read_text(encoding="utf-8")
         write_service_worker(site)
         assert (site / "sw.js").read_text(encoding="utf-8") != old_sw
