@@ -86,7 +86,7 @@ class SiteReport:
 
 
 def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool = True,
-               brotli_quality: int = 11) -> SiteReport:
+               brotli_quality: int = 11, precompile: bool = True) -> SiteReport:
     """Write the whole site to `out` (emptied first if it holds an earlier build)."""
     from flet_web import get_package_web_dir
 
@@ -103,7 +103,9 @@ def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool
     _write_manifest(out)
     (out / "boot.js").write_text((HERE / "boot.js").read_text(encoding="utf-8"),
                                  encoding="utf-8")
-    (out / APP_ARCHIVE).write_bytes(app_archive(wheels))
+    (out / APP_ARCHIVE).write_bytes(app_archive(wheels, precompile=precompile))
+    if precompile:
+        compile_stdlib(out / "pyodide" / "python_stdlib.zip")
     version = write_service_worker(out)
     files = site_files(out)
     if precompress:
@@ -230,31 +232,96 @@ MAIN_PY = ('"""Tarabish on one phone: see scorer.browser."""\n'
            "from scorer.browser.start import run\n\nrun()\n")
 
 
-def app_archive(wheels: list[Path]) -> bytes:
-    """main.py, rules/ and scorer/, and every wheel unpacked into __pypackages__/."""
-    members: list[tuple[str, bytes]] = [("main.py", MAIN_PY.encode())]
+def app_archive(wheels: list[Path], precompile: bool = True) -> bytes:
+    """main.py, rules/ and scorer/, and every wheel unpacked into __pypackages__/;
+    compiled to bytecode when Node.js is at hand (see `precompile`)."""
+    members: dict[str, bytes] = {"main.py": MAIN_PY.encode()}
     for name in APP_SOURCES:
         for path in sorted((REPO_ROOT / name).rglob("*")):
             rel = path.relative_to(REPO_ROOT).as_posix()
             if (path.is_file() and "__pycache__" not in rel and not rel.startswith(APP_SKIPPED)
                     and path.suffix != ".pyc"):
-                members.append((rel, path.read_bytes()))
+                members[rel] = path.read_bytes()
     for wheel in wheels:
         with zipfile.ZipFile(wheel) as zf:
             for entry in zf.infolist():
                 if entry.is_dir() or entry.filename.startswith(WHEEL_SKIPPED):
                     continue
-                members.append((f"__pypackages__/{entry.filename}", zf.read(entry)))
+                members[f"__pypackages__/{entry.filename}"] = zf.read(entry)
+    if precompile:
+        members = with_bytecode(members, sourceless=("__pypackages__/",))
     buf = io.BytesIO()
     # mtime 0 and sorted names: the same inputs give the same archive (and version).
     with gzip.GzipFile(fileobj=buf, mode="wb", compresslevel=9, mtime=0) as gz, \
             tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        for name, data in sorted(members):
+        for name, data in sorted(members.items()):
             info = tarfile.TarInfo(name)
             info.size = len(data)
             info.mode = 0o644
             tar.addfile(info, io.BytesIO(data))
     return buf.getvalue()
+
+
+def with_bytecode(members: dict[str, bytes], sourceless: tuple[str, ...]) -> dict[str, bytes]:
+    """`members` with every module compiled by the phone's CPython 3.14 (Pyodide in
+    Node.js, precompile.mjs), so the phone imports instead of compiling at each start.
+    Under the `sourceless` prefixes the .py files give way to their .pyc (smaller
+    download; tracebacks there show no source lines); elsewhere both are kept.
+    Unchanged (with a note) when Node.js is missing or fails: slower, same app."""
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    from flet_web import get_package_web_dir
+
+    node = shutil.which("node")
+    if node is None:
+        print("build-web: Node.js not found: the phone will compile the Python at each "
+              "start (slower). Install Node.js 20+ for a faster app.", file=sys.stderr)
+        return members
+    pyodide_dir = Path(get_package_web_dir()) / "pyodide"
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        for name, data in members.items():
+            if name.endswith(".py"):
+                (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+                (tmp / name).write_bytes(data)
+        done = subprocess.run([node, str(HERE / "precompile.mjs"), str(pyodide_dir), str(tmp)],
+                              capture_output=True, text=True, timeout=900, check=False)
+        if done.returncode != 0:
+            print("build-web: compiling the Python to bytecode failed; the phone will "
+                  "compile it at each start:\n" + done.stderr[-2000:], file=sys.stderr)
+            return members
+        result = dict(members)
+        for pyc in tmp.rglob("__pycache__/*.cpython-314.pyc"):
+            folder = pyc.parent.parent.relative_to(tmp).as_posix()
+            module = pyc.name.removesuffix(".cpython-314.pyc")
+            source = f"{folder}/{module}.py" if folder != "." else f"{module}.py"
+            if source not in members:
+                continue
+            if source.startswith(sourceless):
+                del result[source]
+                result[source + "c"] = pyc.read_bytes()  # mod.pyc beside: sourceless import
+            else:
+                result[f"{pyc.relative_to(tmp).as_posix()}"] = pyc.read_bytes()
+        return result
+
+
+def compile_stdlib(zip_path: Path) -> None:
+    """Pyodide's standard library zip, sourceless (see `with_bytecode`); unchanged when
+    it cannot be compiled."""
+    with zipfile.ZipFile(zip_path) as zf:
+        members = {i.filename: zf.read(i) for i in zf.infolist() if not i.is_dir()}
+    compiled = with_bytecode(members, sourceless=("",))
+    if compiled is members:
+        return
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        for name, data in sorted(compiled.items()):
+            zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data,
+                        compress_type=zipfile.ZIP_DEFLATED)
+    zip_path.write_bytes(buf.getvalue())
 
 
 # -- listing and compressing ------------------------------------------------------------------

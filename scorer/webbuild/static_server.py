@@ -4,6 +4,7 @@ this machine, the tests and the benchmark; any static host works as well."""
 
 from __future__ import annotations
 
+import contextlib
 import mimetypes
 import threading
 from functools import partial
@@ -54,6 +55,11 @@ class SiteHandler(SimpleHTTPRequestHandler):
         self.send_header("Last-Modified", self.date_time_string(int(path.stat().st_mtime)))
         self.end_headers()
         return f
+
+    def handle(self) -> None:
+        # The browser may give up on a request (a font it does not need after all).
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            super().handle()
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet in tests
         pass
