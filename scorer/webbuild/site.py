@@ -9,9 +9,11 @@ expects. What is added:
                       every URL local), with the manifest and boot.js
     boot.js, sw.js    the service worker (offline, updates) and its start-up
     manifest.json     name, icons, colours, `display: standalone`
-    app.tar.gz        the app and every wheel it needs, unpacked at build time
+    app.zip           the app and every wheel it needs, unpacked at build time
                       into __pypackages__/, which Flet's worker puts on
-                      sys.path: nothing is pip-installed when the phone starts
+                      sys.path: nothing is pip-installed when the phone starts.
+                      Stored, not deflated: the host's brotli/gzip compresses
+                      across files (smaller) and the phone does not inflate twice
     *.gz, *.br        precompressed copies, for hosts that serve them
 
 Flet-web details relied on (checked by tests/pwa/test_build_web.py): the
@@ -28,7 +30,6 @@ import io
 import json
 import re
 import shutil
-import tarfile
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -39,7 +40,7 @@ HERE = Path(__file__).resolve().parent
 MARKER = ".tarabish-site"
 """Written into every built site: build-web only ever empties a folder holding it."""
 
-APP_ARCHIVE = "app.tar.gz"
+APP_ARCHIVE = "app.zip"
 THEME_COLOUR = "#2E7D32"  # the felt green of the icons (Material green 800)
 BACKGROUND = "#FFFFFF"
 
@@ -63,7 +64,10 @@ APP_SOURCES = ("rules", "scorer")
 APP_SKIPPED = ("scorer/server.py", "scorer/cli.py", "scorer/commands/", "scorer/web/",
                "scorer/webbuild/")
 """Server and build code: never imported in the browser."""
-WHEEL_SKIPPED = ("flet/testing/", "flet/fastapi/", "flet/cli.py", "flet/pytest_plugin.py")
+WHEEL_SKIPPED = ("flet/testing/", "flet/fastapi/", "flet/cli.py", "flet/pytest_plugin.py",
+                 "pydantic/v1/")
+WHEEL_SKIPPED_SUFFIXES = (".pyi",)
+"""Never imported by the app: test helpers, the server side, pydantic's v1 API, type stubs."""
 COMPRESSED_SUFFIXES = (".js", ".mjs", ".wasm", ".json", ".html", ".otf", ".ttf", ".zip",
                        ".txt", ".css", ".svg", ".bin")
 MIN_COMPRESSED = 1024
@@ -245,20 +249,22 @@ def app_archive(wheels: list[Path], precompile: bool = True) -> bytes:
     for wheel in wheels:
         with zipfile.ZipFile(wheel) as zf:
             for entry in zf.infolist():
-                if entry.is_dir() or entry.filename.startswith(WHEEL_SKIPPED):
+                if (entry.is_dir() or entry.filename.startswith(WHEEL_SKIPPED)
+                        or entry.filename.endswith(WHEEL_SKIPPED_SUFFIXES)):
                     continue
                 members[f"__pypackages__/{entry.filename}"] = zf.read(entry)
     if precompile:
         members = with_bytecode(members, sourceless=("__pypackages__/",))
+    return stored_zip(members)
+
+
+def stored_zip(members: dict[str, bytes]) -> bytes:
+    """A zip of `members`, not deflated, with fixed times and sorted names: the same
+    inputs give the same bytes (and the same site version)."""
     buf = io.BytesIO()
-    # mtime 0 and sorted names: the same inputs give the same archive (and version).
-    with gzip.GzipFile(fileobj=buf, mode="wb", compresslevel=9, mtime=0) as gz, \
-            tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar:
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as zf:
         for name, data in sorted(members.items()):
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            info.mode = 0o644
-            tar.addfile(info, io.BytesIO(data))
+            zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data)
     return buf.getvalue()
 
 
@@ -316,12 +322,7 @@ def compile_stdlib(zip_path: Path) -> None:
     compiled = with_bytecode(members, sourceless=("",))
     if compiled is members:
         return
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
-        for name, data in sorted(compiled.items()):
-            zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data,
-                        compress_type=zipfile.ZIP_DEFLATED)
-    zip_path.write_bytes(buf.getvalue())
+    zip_path.write_bytes(stored_zip(compiled))
 
 
 # -- listing and compressing ------------------------------------------------------------------
@@ -331,7 +332,7 @@ def _site_paths(out: Path) -> Iterator[Path]:
     for path in sorted(out.rglob("*")):
         if not path.is_file() or path.name == MARKER:
             continue
-        if path.suffix not in (".gz", ".br") or path.name == APP_ARCHIVE:
+        if path.suffix not in (".gz", ".br"):
             yield path
 
 
