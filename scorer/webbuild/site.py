@@ -107,9 +107,10 @@ def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool
     _write_manifest(out)
     (out / "boot.js").write_text((HERE / "boot.js").read_text(encoding="utf-8"),
                                  encoding="utf-8")
-    (out / APP_ARCHIVE).write_bytes(app_archive(wheels, precompile=precompile))
+    deflate = not precompress  # no .br/.gz copies: the archives compress themselves
+    (out / APP_ARCHIVE).write_bytes(app_archive(wheels, precompile, deflate))
     if precompile:
-        compile_stdlib(out / "pyodide" / "python_stdlib.zip")
+        compile_stdlib(out / "pyodide" / "python_stdlib.zip", deflate)
     version = write_service_worker(out)
     files = site_files(out)
     if precompress:
@@ -236,7 +237,7 @@ MAIN_PY = ('"""Tarabish on one phone: see scorer.browser."""\n'
            "from scorer.browser.start import run\n\nrun()\n")
 
 
-def app_archive(wheels: list[Path], precompile: bool = True) -> bytes:
+def app_archive(wheels: list[Path], precompile: bool = True, deflate: bool = False) -> bytes:
     """main.py, rules/ and scorer/, and every wheel unpacked into __pypackages__/;
     compiled to bytecode when Node.js is at hand (see `precompile`)."""
     members: dict[str, bytes] = {"main.py": MAIN_PY.encode()}
@@ -255,16 +256,19 @@ def app_archive(wheels: list[Path], precompile: bool = True) -> bytes:
                 members[f"__pypackages__/{entry.filename}"] = zf.read(entry)
     if precompile:
         members = with_bytecode(members, sourceless=("__pypackages__/",))
-    return stored_zip(members)
+    return stored_zip(members, deflate)
 
 
-def stored_zip(members: dict[str, bytes]) -> bytes:
-    """A zip of `members`, not deflated, with fixed times and sorted names: the same
-    inputs give the same bytes (and the same site version)."""
+def stored_zip(members: dict[str, bytes], deflate: bool = False) -> bytes:
+    """A zip of `members` with fixed times and sorted names: the same inputs give the
+    same bytes (and the same site version). Stored when the site has precompressed
+    copies; deflated for hosts that may not compress zip files (GitHub Pages)."""
+    method = zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as zf:
+    with zipfile.ZipFile(buf, "w", method, compresslevel=9 if deflate else None) as zf:
         for name, data in sorted(members.items()):
-            zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data)
+            zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data,
+                        compress_type=method)
     return buf.getvalue()
 
 
@@ -314,7 +318,7 @@ def with_bytecode(members: dict[str, bytes], sourceless: tuple[str, ...]) -> dic
         return result
 
 
-def compile_stdlib(zip_path: Path) -> None:
+def compile_stdlib(zip_path: Path, deflate: bool = False) -> None:
     """Pyodide's standard library zip, sourceless (see `with_bytecode`); unchanged when
     it cannot be compiled."""
     with zipfile.ZipFile(zip_path) as zf:
@@ -322,7 +326,7 @@ def compile_stdlib(zip_path: Path) -> None:
     compiled = with_bytecode(members, sourceless=("",))
     if compiled is members:
         return
-    zip_path.write_bytes(stored_zip(compiled))
+    zip_path.write_bytes(stored_zip(compiled, deflate))
 
 
 # -- listing and compressing ------------------------------------------------------------------
