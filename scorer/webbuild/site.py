@@ -233,8 +233,11 @@ def _replace_once(text: str, old: str, new: str) -> str:
 
 # -- the app archive --------------------------------------------------------------------------
 
+PURE_ZIP = "site-packages.zip"
 MAIN_PY = ('"""Tarabish on one phone: see scorer.browser."""\n'
-           "from scorer.browser.start import run\n\nrun()\n")
+           "import os\nimport sys\n\n"
+           f"sys.path.insert(1, os.path.abspath({PURE_ZIP!r}))  # pure wheels, from the zip\n"
+           "from scorer.browser.start import run  # noqa: E402\n\nrun()\n")
 
 
 def app_archive(wheels: list[Path], precompile: bool = True, deflate: bool = False) -> bytes:
@@ -256,7 +259,32 @@ def app_archive(wheels: list[Path], precompile: bool = True, deflate: bool = Fal
                 members[f"__pypackages__/{entry.filename}"] = zf.read(entry)
     if precompile:
         members = with_bytecode(members, sourceless=("__pypackages__/",))
-    return stored_zip(members, deflate)
+    return stored_zip(pack_pure_wheels(members), deflate)
+
+
+def pack_pure_wheels(members: dict[str, bytes]) -> dict[str, bytes]:
+    """Pure wheels go into one inner zip that Python imports from without unpacking
+    (the phone writes a few files at start instead of ~1,500); packages with compiled
+    modules (pydantic-core, msgpack) stay unpacked in __pypackages__/, as the loader
+    of compiled modules needs real files."""
+    prefix = "__pypackages__/"
+    native = {name[len(prefix):].split("/")[0] for name in members
+              if name.startswith(prefix) and name.endswith(".so")}
+    native_dists = {n.replace("_", "-").lower() for n in native}
+    kept: dict[str, bytes] = {}
+    pure: dict[str, bytes] = {}
+    for name, data in members.items():
+        if not name.startswith(prefix):
+            kept[name] = data
+            continue
+        top = name[len(prefix):].split("/")[0]
+        dist = top.split("-")[0].replace("_", "-").lower() if top.endswith(".dist-info") else None
+        if top in native or dist in native_dists:
+            kept[name] = data
+        else:
+            pure[name[len(prefix):]] = data
+    kept[PURE_ZIP] = stored_zip(pure)
+    return kept
 
 
 def stored_zip(members: dict[str, bytes], deflate: bool = False) -> bytes:
