@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line; each subcommand lives in `scorer.commands`."""
-    from scorer.commands import check, serve, stats_cmds, store_cmds
+    from scorer.commands import build_web, check, serve, stats_cmds, store_cmds
 
     parser = argparse.ArgumentParser(
         prog="tarabish",
@@ -23,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.register(sub)
     store_cmds.register(sub)
     stats_cmds.register(sub)
+    build_web.register(sub)
     return parser
 
 

@@ -28,6 +28,11 @@ class AppConfig:
     """Secret that `tarabish import` must send to hand games to this server
     (`scorer.local_import`); None refuses every such request."""
 
+    alone: bool = False
+    """The app runs inside one phone's browser with no server (`tarabish
+    build-web`, `scorer.browser`): the games live on this phone, which owns
+    every one of them; there is no table code and nothing to share live."""
+
 
 CONFIG = AppConfig()
 

@@ -22,6 +22,7 @@ import flet as ft
 
 from scorer.app import CONFIG
 from scorer.rights import NotAllowed, TableRights, get_rights
+from scorer.rights.owner import PHONE_DEVICE, OwnerRights
 from scorer.sharing import game_url, share_bases
 from scorer.store.errors import NotSaved, StoreError
 from scorer.store.models import StoredGame
@@ -50,6 +51,9 @@ class TableActions:
         """This browser's device token; None until read from SharedPreferences
         (a moment after the session starts)."""
         self._prefs: ft.SharedPreferences | None = None
+        if CONFIG.alone:  # one phone, no server: it is the only device there is
+            self.device = PHONE_DEVICE
+            return
         try:
             ctx.page.run_task(self._identify)
         except Exception:  # no running session (plain tests): session-only identity
@@ -88,6 +92,8 @@ class TableActions:
 
     @property
     def rights(self) -> TableRights:
+        if CONFIG.alone:
+            return OwnerRights()
         return get_rights(self.ctx.store.data_dir)
 
     # -- edit rights -------------------------------------------------------------------------

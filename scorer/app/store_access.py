@@ -15,6 +15,14 @@ _lock = threading.Lock()
 _store: GameStore | None = None
 
 
+def use_store(store: GameStore) -> None:
+    """Serve every session from `store` (the browser opens its own, see
+    `scorer.browser.storage`) instead of opening one in the data folder."""
+    global _store
+    with _lock:
+        _store = store
+
+
 def get_store() -> GameStore:
     """The process's store, opened on first use in the configured data folder."""
     global _store

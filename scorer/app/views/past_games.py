@@ -134,5 +134,8 @@ def past_games_view(ctx: AppContext, page_text: str | None = None) -> ft.View:
             turn.append(big_button("Older games", lambda _e: ctx.go(f"/games?page={number + 1}"),
                                    primary=False))
         body.append(ft.Row(turn, spacing=8))
+    from scorer.app.game_files import import_button
+
+    body.append(import_button(ctx))
     route = "/games" if number == 1 else f"/games?page={number}"
     return screen(route, app_bar(ctx, "Past games", back_to="/"), body)

@@ -7,11 +7,11 @@ import base64
 
 import flet as ft
 
+from scorer.app import CONFIG
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import RADIUS
 from scorer.app.widgets import big_button
-from scorer.sharing import is_local, qr_png
 
 QR_SIZE = 232
 
@@ -22,6 +22,10 @@ def png_data_url(png: bytes) -> str:
 
 def share_panel(ctx: AppContext, model: GameModel) -> ft.Control:
     """QR code, address, and (for a phone with edit rights) the table code."""
+    if CONFIG.alone:
+        return phone_panel(ctx, model)
+    from scorer.sharing import is_local, qr_png  # segno: not shipped to a phone alone
+
     urls = ctx.actions.share_urls(model.id)
     url = urls[0]
     parts: list[ft.Control] = [
@@ -73,6 +77,23 @@ def share_panel(ctx: AppContext, model: GameModel) -> ft.Control:
                              color=ft.Colors.ON_SURFACE_VARIANT))
     return ft.Column(parts, spacing=10, tight=True,
                      horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def phone_panel(ctx: AppContext, model: GameModel) -> ft.Control:
+    """With no table server, the game is only on this phone: say so, offer the file."""
+    from scorer.app.game_files import export_game
+
+    return ft.Column([
+        ft.Icon(ft.Icons.PHONE_ANDROID, size=40, color=ft.Colors.PRIMARY),
+        ft.Text("This game lives on this phone.", size=17, weight=ft.FontWeight.W_600,
+                text_align=ft.TextAlign.CENTER),
+        ft.Text("Other phones cannot follow it live. To move it or keep a copy, export "
+                "it as a game file: any Tarabish can import it (Past games, or "
+                "`tarabish import` on a computer).", size=14, text_align=ft.TextAlign.CENTER,
+                color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Row([big_button("Export this game", lambda _e: export_game(ctx, model.id),
+                           icon=ft.Icons.DOWNLOAD, height=48)]),
+    ], spacing=10, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
 
 
 def show_share(ctx: AppContext, model: GameModel) -> None:

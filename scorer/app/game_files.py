@@ -1,0 +1,104 @@
+"""Game files on a phone: read a tarabish-game/1 file picked on the phone into the
+store, and hand one back (export). The same files `tarabish import/export/check`
+use; on one phone alone they are how a game moves to another phone."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import flet as ft
+
+from scorer.app.context import AppContext
+from scorer.store.errors import InvalidGame, StoreError
+
+logger = logging.getLogger(__name__)
+
+MAX_FILE_BYTES = 2 * 1024 * 1024
+"""A game of a thousand hands is ~250 KB; anything much bigger is not a game file."""
+
+
+class NotAGameFile(ValueError):
+    """The picked file cannot be imported; the message says why in a player's words."""
+
+
+def read_game_file(data: bytes) -> dict[str, Any]:
+    """The game document in a picked file, checked as `tarabish import` checks one:
+    the same bounded decoder (size, nesting, long numbers) and the strict reading
+    (no control characters in names), then the store's own check."""
+    from rules.errors import GameFileError
+    from rules.game_file import parse_game
+    from rules.game_json import decode_game_json
+    from scorer.store.validation import validate_doc
+    from scorer.terminal_text import one_line
+
+    if len(data) > MAX_FILE_BYTES:
+        raise NotAGameFile("That file is too big to be a Tarabish game file.")
+    try:
+        doc = decode_game_json(data)
+        if not isinstance(doc, dict):
+            raise NotAGameFile("That file is not a Tarabish game file.")
+        parse_game(doc)
+        validate_doc(doc)
+    except GameFileError as e:
+        where = "" if e.hand is None else f"hand {e.hand + 1}: "
+        raise NotAGameFile(f"That game file cannot be used: {one_line(where + e.message)}"
+                           ) from None
+    except InvalidGame as e:
+        raise NotAGameFile(f"That game file cannot be used: {one_line(str(e))}") from None
+    return doc
+
+
+def import_data(ctx: AppContext, data: bytes) -> str:
+    """Store the game in `data` as a new game started by this phone (it holds the
+    table code; the per-address limit on new games applies); its id. Raises
+    NotAGameFile or a StoreError (TooManyGames, NotSaved)."""
+    return ctx.actions.create_game(read_game_file(data)).id
+
+
+async def pick_and_import(ctx: AppContext) -> None:
+    """Let the player pick a game file, store it, and open its sheet."""
+    try:
+        files = await ft.FilePicker().pick_files(
+            dialog_title="Import a Tarabish game file", allowed_extensions=["json"],
+            allow_multiple=False, with_data=True)
+    except Exception:  # the browser refused the picker
+        logger.exception("file picker failed")
+        ctx.toast("This phone would not open its file picker.", error=True)
+        return
+    if not files:
+        return  # cancelled
+    picked = files[0]
+    data = picked.bytes
+    if data is None:
+        ctx.toast("That file could not be read.", error=True)
+        return
+    try:
+        game_id = import_data(ctx, data)
+    except (NotAGameFile, StoreError) as e:
+        ctx.toast(str(e), error=True)
+        return
+    ctx.toast(f"Imported {picked.name}.")
+    ctx.go(f"/game/{game_id}")
+
+
+def import_button(ctx: AppContext) -> ft.Control:
+    """"Import a game file", for the Past games screen."""
+    from scorer.app.widgets import big_button
+
+    def pick(_e: object) -> None:
+        ctx.page.run_task(pick_and_import, ctx)
+
+    return ft.Row([big_button("Import a game file", pick, icon=ft.Icons.UPLOAD_FILE,
+                              primary=False, height=48)])
+
+
+def export_game(ctx: AppContext, game_id: str) -> None:
+    """Download the game as a tarabish-game/1 file (named as Past games names it)."""
+    from scorer.app.views.past_games import export
+
+    summary = next((g for g in ctx.store.list_games() if g.id == game_id), None)
+    if summary is None:
+        ctx.toast("This game is no longer saved on this phone.", error=True)
+        return
+    export(ctx, summary)

@@ -1,0 +1,76 @@
+"""Entry point of the app in the phone's browser (the site's `main.py` calls `run`).
+
+Flet's Pyodide worker runs this module before the screen connects: the store
+folder starts loading from IndexedDB at once, the first screen waits for it
+(Flet's `before_main`), and every message to the screen goes through the
+`DurableSender`, so none that follows a save leaves before the save is
+committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import flet as ft
+
+from scorer.app import CONFIG
+from scorer.app.main import main
+from scorer.app.store_access import use_store
+from scorer.browser.durable import DurableSender
+from scorer.browser.storage import BrowserGameStore, IndexedDBFolder
+
+logger = logging.getLogger(__name__)
+
+SAVE_FAILED = ("This phone did not keep the last change ({why}). It is on the screen "
+               "but may be gone after the page is closed. Free some space, then try again.")
+
+
+class Phone:
+    """The browser's store, its folder and the sender, opened once per page."""
+
+    def __init__(self) -> None:
+        self.folder = IndexedDBFolder()
+        self.sender = DurableSender(self.folder.commit, self._failed)
+        self.store: BrowserGameStore | None = None
+        self.page: ft.Page | None = None
+        self.ready: asyncio.Future[None] = asyncio.ensure_future(self._open())
+
+    async def _open(self) -> None:
+        data_dir = await self.folder.open()
+        CONFIG.data_dir = data_dir
+        self.store = BrowserGameStore(data_dir, self.sender.changed)
+        if self.folder.problem:
+            self.store.problems.insert(0, self.folder.problem)
+        use_store(self.store)
+
+    async def before_main(self, page: ft.Page) -> None:
+        self.page = page
+        await self.ready
+
+    def _failed(self, why: str) -> None:
+        if self.page is None:
+            return
+        try:
+            self.page.show_dialog(ft.SnackBar(ft.Text(SAVE_FAILED.format(why=why), size=16),
+                                              bgcolor=ft.Colors.ERROR_CONTAINER,
+                                              duration=10_000))
+        except Exception:  # the page is going away: the log has it
+            logger.exception("could not show a storage failure")
+
+
+def run() -> Phone:
+    """Start the app in this browser (one phone, no server)."""
+    import flet_js  # Flet's bridge to the page
+
+    CONFIG.alone = True
+    phone = Phone()
+    ft.run(main, before_main=phone.before_main)
+    connect = flet_js.start_connection
+
+    async def start_connection(send_callback: Any) -> None:
+        await connect(phone.sender.wrap(send_callback))
+
+    flet_js.start_connection = start_connection
+    return phone

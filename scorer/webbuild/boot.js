@@ -1,0 +1,61 @@
+// Start Tarabish: put the service worker in charge, then start Flutter.
+// Written by `tarabish build-web`; replaces flutter_bootstrap.js's own <script>.
+"use strict";
+(function () {
+  const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const takeover = (sw) => new Promise((resolve) =>
+    sw.addEventListener("controllerchange", resolve, { once: true }));
+
+  const settled = (worker) => new Promise((resolve) => {
+    const check = () => {
+      if (worker.state !== "installing") resolve();
+    };
+    worker.addEventListener("statechange", check);
+    check();
+  });
+
+  function startFlutter() {
+    const script = document.createElement("script");
+    script.src = "flutter_bootstrap.js";
+    script.async = true;
+    document.body.appendChild(script);
+  }
+
+  async function boot() {
+    const sw = navigator.serviceWorker;
+    if (!sw) return; // plain HTTP on a LAN address: works, but not offline
+    if (navigator.storage && navigator.storage.persist) {
+      navigator.storage.persist().catch(() => {}); // ask the browser never to evict the games
+    }
+    const registration = await sw.register("sw.js");
+    if (!sw.controller) {
+      // First visit: let the worker take this page, so every file is cached as it loads.
+      await Promise.race([takeover(sw), wait(4000)]);
+      return;
+    }
+    // A new deployment installs now (unchanged files come from the cache);
+    // offline, the check fails at once and this version starts.
+    await Promise.race([registration.update().catch(() => {}), wait(3000)]);
+    if (registration.installing) {
+      await Promise.race([settled(registration.installing), wait(20000)]);
+    }
+    const waiting = registration.waiting;
+    if (waiting && !sessionStorage.getItem("tarabish-updated")) {
+      const changed = takeover(sw).then(() => true);
+      waiting.postMessage("skip-waiting");
+      if (await Promise.race([changed, wait(10000)])) {
+        sessionStorage.setItem("tarabish-updated", "1");
+        location.reload(); // this page again, with the new version's files
+        await wait(60000);
+      }
+    }
+  }
+
+  boot().catch((error) => console.warn("Tarabish: no offline copy", error)).finally(() => {
+    startFlutter();
+    flet.flutterAppLoaded.then(() => setTimeout(() => {
+      const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+      if (worker) worker.postMessage("cache-site");
+    }, 2000));
+  });
+})();

@@ -1,0 +1,432 @@
+"""Assemble the static site: Flet's web client, the Python runtime, the app.
+
+Assembled from the installed flet-web wheel directly (not `flet publish`,
+which needs the internet for a build manifest and a Pyodide download): the
+wheel already holds the prebuilt client and the Pyodide runtime its worker
+expects. What is added:
+
+    index.html        Flet's page, set up to run Python in the page (hash routes,
+                      every URL local), with the manifest and boot.js
+    boot.js, sw.js    the service worker (offline, updates) and its start-up
+    manifest.json     name, icons, colours, `display: standalone`
+    app.zip           the app and every wheel it needs, unpacked at build time
+                      into __pypackages__/, which Flet's worker puts on
+                      sys.path: nothing is pip-installed when the phone starts.
+                      Stored, not deflated: the host's brotli/gzip compresses
+                      across files (smaller) and the phone does not inflate twice
+    *.gz, *.br        precompressed copies, for hosts that serve them
+
+Flet-web details relied on (checked by tests/pwa/test_build_web.py): the
+`<!-- fletAppConfig -->` marker and `flutter_bootstrap.js` <script> in
+index.html, `serviceWorkerSettings` in flutter_bootstrap.js, the worker's
+`__pypackages__` and `appPackageUrl` handling.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import re
+import shutil
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent.parent
+HERE = Path(__file__).resolve().parent
+MARKER = ".tarabish-site"
+"""Written into every built site: build-web only ever empties a folder holding it."""
+
+APP_ARCHIVE = "app.zip"
+THEME_COLOUR = "#2E7D32"  # the felt green of the icons (Material green 800)
+BACKGROUND = "#FFFFFF"
+
+SKIPPED_FILES = frozenset({
+    # Flet-web files a phone never loads: the Pyodide command line, micropip
+    # (nothing is installed at run time), Flutter's self-removing service
+    # worker, a source map, the licence page's text.
+    "pyodide/python", "pyodide/python.bat", "pyodide/python.exe",
+    "pyodide/python_cli_entry.mjs", "pyodide/package.json",
+    "pyodide/micropip-0.11.1-py3-none-any.whl", "pyodide/packaging-26.1-py3-none-any.whl",
+    "flutter_service_worker.js", "flutter.js.map", "assets/NOTICES",
+})
+SKIPPED_DIRS = ("assets/packages/flutter_math_fork/", "assets/packages/cupertino_icons/")
+"""Fonts the trimmed font manifest drops (see scorer.server.UNUSED_FONT_PREFIXES)."""
+SKIPPED_SUFFIXES = (".symbols", ".d.ts")
+LAZY = ("canvaskit/", "main.dart.", "assets/packages/media_kit/")
+"""Renderer files: a browser loads one of several builds; the service worker keeps
+the ones this browser loaded rather than every variant."""
+
+APP_SOURCES = ("rules", "scorer")
+APP_SKIPPED = ("scorer/server.py", "scorer/cli.py", "scorer/commands/", "scorer/web/",
+               "scorer/webbuild/")
+"""Server and build code: never imported in the browser."""
+WHEEL_SKIPPED = ("flet/testing/", "flet/fastapi/", "flet/cli.py", "flet/pytest_plugin.py",
+                 "pydantic/v1/")
+WHEEL_SKIPPED_SUFFIXES = (".pyi",)
+"""Never imported by the app: test helpers, the server side, pydantic's v1 API, type stubs."""
+COMPRESSED_SUFFIXES = (".js", ".mjs", ".wasm", ".json", ".html", ".otf", ".ttf", ".zip",
+                       ".txt", ".css", ".svg", ".bin")
+MIN_COMPRESSED = 1024
+BIG_FILE = 1024 * 1024
+
+
+class BuildError(RuntimeError):
+    """The site cannot be built; the message says why in plain words."""
+
+
+@dataclass(frozen=True)
+class SiteReport:
+    out: Path
+    files: int
+    size: int
+    """Bytes of the site's files (precompressed copies not counted)."""
+    first_visit: int
+    """Bytes a Chromium phone downloads on its first visit (brotli copies of what it loads)."""
+    version: str
+
+
+def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool = True,
+               brotli_quality: int = 11, precompile: bool = True) -> SiteReport:
+    """Write the whole site to `out` (emptied first if it holds an earlier build)."""
+    from flet_web import get_package_web_dir
+
+    base = "/" + base.strip("/") + "/" if base.strip("/") else "/"
+    web = Path(get_package_web_dir())
+    _prepare(out)
+    for path in sorted(web.rglob("*")):
+        rel = path.relative_to(web).as_posix()
+        if path.is_file() and not _skipped(rel):
+            _copy(path, out / rel)
+    _add_assets(out)
+    _write_index(out, base)
+    _patch_bootstrap(out)
+    _write_manifest(out)
+    (out / "boot.js").write_text((HERE / "boot.js").read_text(encoding="utf-8"),
+                                 encoding="utf-8")
+    deflate = not precompress  # no .br/.gz copies: the archives compress themselves
+    (out / APP_ARCHIVE).write_bytes(app_archive(wheels, precompile, deflate))
+    if precompile:
+        compile_stdlib(out / "pyodide" / "python_stdlib.zip", deflate)
+    version = write_service_worker(out)
+    files = site_files(out)
+    if precompress:
+        _precompress(out, brotli_quality)
+    (out / MARKER).write_text(version + "\n", encoding="utf-8")
+    total = sum(p.stat().st_size for p in _site_paths(out))
+    return SiteReport(out=out, files=len(files) + 1, size=total,
+                      first_visit=_first_visit_size(out), version=version)
+
+
+# -- the pieces -------------------------------------------------------------------------------
+
+
+def _prepare(out: Path) -> None:
+    if out.exists():
+        if not out.is_dir():
+            raise BuildError(f"{out} is a file, not a folder")
+        if any(out.iterdir()) and not (out / MARKER).is_file():
+            raise BuildError(f"{out} is not empty and holds no earlier Tarabish site: "
+                             "choose an empty or new folder")
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    (out / MARKER).write_text("building\n", encoding="utf-8")  # ours from now on
+
+
+def _skipped(rel: str) -> bool:
+    return rel in SKIPPED_FILES or rel.startswith(SKIPPED_DIRS) or rel.endswith(SKIPPED_SUFFIXES)
+
+
+def _copy(src: Path, dst: Path) -> None:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dst)
+
+
+def _add_assets(out: Path) -> None:
+    """Our fonts and icons, the trimmed font manifest and the icon font subset, as
+    the table server serves them (scorer.server)."""
+    from scorer.app import FONTS
+    from scorer.server import ASSETS_DIR, ICON_FONT_SUBSET, ICON_FONT_URL, trimmed_font_manifest
+
+    for rel in FONTS.values():
+        _copy(ASSETS_DIR / rel, out / rel)
+    _copy(ASSETS_DIR / "fonts" / "LICENSE-DejaVu.txt", out / "fonts" / "LICENSE-DejaVu.txt")
+    (out / "assets" / "FontManifest.json").write_bytes(trimmed_font_manifest())
+    _copy(ASSETS_DIR / "fonts" / ICON_FONT_SUBSET, out / ICON_FONT_URL.lstrip("/"))
+    for icon in sorted((ASSETS_DIR / "icons").glob("*.png")):
+        _copy(icon, out / "icons" / icon.name)
+
+
+def _write_index(out: Path, base: str) -> None:
+    from flet.controls.types import RouteUrlStrategy
+    from flet_web import patch_index_html
+
+    from scorer.server import APP_DESCRIPTION, APP_NAME
+    from scorer.webbuild.wheels import PYODIDE_VERSION
+
+    index = out / "index.html"
+    patch_index_html(
+        str(index), base_href=base, app_name=APP_NAME, app_description=APP_DESCRIPTION,
+        pyodide=True, pyodide_script_path="main.py", pyodide_version=PYODIDE_VERSION,
+        app_package_url=APP_ARCHIVE, route_url_strategy=RouteUrlStrategy.HASH, no_cdn=True,
+    )
+    html = index.read_text(encoding="utf-8")
+    # A module worker cannot import a bare specifier ("pyodide/pyodide.mjs").
+    html = _replace_once(html, 'flet.pyodideUrl="pyodide/pyodide.mjs";',
+                         f'flet.pyodideUrl="{base}pyodide/pyodide.mjs";')
+    html = _replace_once(html, '<script src="flutter_bootstrap.js" async></script>',
+                         '<script src="boot.js"></script>')
+    html = _replace_once(
+        html, '<link rel="apple-touch-icon" href="icons/apple-touch-icon-192.png">',
+        '<link rel="apple-touch-icon" href="icons/apple-touch-icon-180.png">\n'
+        f'  <meta name="theme-color" content="{THEME_COLOUR}">')
+    html = _replace_once(html, '<link rel="icon" type="image/png" href="favicon.png" />',
+                         '<link rel="icon" type="image/png" href="icons/icon-192.png" />')
+    html = _replace_once(html, "#loading img {", "#loading img { display: none;")
+    index.write_text(html, encoding="utf-8")
+
+
+def _patch_bootstrap(out: Path) -> None:
+    """Flutter's loader would register its own (self-removing) service worker in the
+    scope of ours and so remove ours: start Flutter without it."""
+    path = out / "flutter_bootstrap.js"
+    text = path.read_text(encoding="utf-8")
+    patched, count = re.subn(r"serviceWorkerSettings:\s*\{[^}]*\},", "", text)
+    if count != 1:
+        raise BuildError("flutter_bootstrap.js changed shape (flet-web version?): "
+                         "cannot turn off Flutter's service worker")
+    path.write_text(patched, encoding="utf-8")
+
+
+def _write_manifest(out: Path) -> None:
+    from scorer.server import APP_DESCRIPTION, APP_NAME
+
+    manifest = {
+        "name": APP_NAME,
+        "short_name": APP_NAME,
+        "description": APP_DESCRIPTION,
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "orientation": "portrait",
+        "background_color": BACKGROUND,
+        "theme_color": THEME_COLOUR,
+        "prefer_related_applications": False,
+        "icons": [
+            {"src": "icons/icon-192.png", "sizes": "192x192", "type": "image/png",
+             "purpose": "any maskable"},
+            {"src": "icons/icon-512.png", "sizes": "512x512", "type": "image/png",
+             "purpose": "any maskable"},
+        ],
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+
+
+def _replace_once(text: str, old: str, new: str) -> str:
+    if text.count(old) != 1:
+        raise BuildError(f"Flet's index.html changed shape: {old!r} not found once")
+    return text.replace(old, new)
+
+
+# -- the app archive --------------------------------------------------------------------------
+
+PURE_ZIP = "site-packages.zip"
+MAIN_PY = ('"""Tarabish on one phone: see scorer.browser."""\n'
+           "import os\nimport sys\n\n"
+           f"sys.path.insert(1, os.path.abspath({PURE_ZIP!r}))  # pure wheels, from the zip\n"
+           "from scorer.browser.start import run  # noqa: E402\n\nrun()\n")
+
+
+def app_archive(wheels: list[Path], precompile: bool = True, deflate: bool = False) -> bytes:
+    """main.py, rules/ and scorer/, and every wheel unpacked into __pypackages__/;
+    compiled to bytecode when Node.js is at hand (see `precompile`)."""
+    members: dict[str, bytes] = {"main.py": MAIN_PY.encode()}
+    for name in APP_SOURCES:
+        for path in sorted((REPO_ROOT / name).rglob("*")):
+            rel = path.relative_to(REPO_ROOT).as_posix()
+            if (path.is_file() and "__pycache__" not in rel and not rel.startswith(APP_SKIPPED)
+                    and path.suffix != ".pyc"):
+                members[rel] = path.read_bytes()
+    for wheel in wheels:
+        with zipfile.ZipFile(wheel) as zf:
+            for entry in zf.infolist():
+                if (entry.is_dir() or entry.filename.startswith(WHEEL_SKIPPED)
+                        or entry.filename.endswith(WHEEL_SKIPPED_SUFFIXES)):
+                    continue
+                members[f"__pypackages__/{entry.filename}"] = zf.read(entry)
+    if precompile:
+        members = with_bytecode(members, sourceless=("__pypackages__/",))
+    return stored_zip(pack_pure_wheels(members), deflate)
+
+
+def pack_pure_wheels(members: dict[str, bytes]) -> dict[str, bytes]:
+    """Pure wheels go into one inner zip that Python imports from without unpacking
+    (the phone writes a few files at start instead of ~1,500); packages with compiled
+    modules (pydantic-core, msgpack) stay unpacked in __pypackages__/, as the loader
+    of compiled modules needs real files."""
+    prefix = "__pypackages__/"
+    native = {name[len(prefix):].split("/")[0] for name in members
+              if name.startswith(prefix) and name.endswith(".so")}
+    native_dists = {n.replace("_", "-").lower() for n in native}
+    kept: dict[str, bytes] = {}
+    pure: dict[str, bytes] = {}
+    for name, data in members.items():
+        if not name.startswith(prefix):
+            kept[name] = data
+            continue
+        top = name[len(prefix):].split("/")[0]
+        dist = top.split("-")[0].replace("_", "-").lower() if top.endswith(".dist-info") else None
+        if top in native or dist in native_dists:
+            kept[name] = data
+        else:
+            pure[name[len(prefix):]] = data
+    kept[PURE_ZIP] = stored_zip(pure)
+    return kept
+
+
+def stored_zip(members: dict[str, bytes], deflate: bool = False) -> bytes:
+    """A zip of `members` with fixed times and sorted names: the same inputs give the
+    same bytes (and the same site version). Stored when the site has precompressed
+    copies; deflated for hosts that may not compress zip files (GitHub Pages)."""
+    method = zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", method, compresslevel=9 if deflate else None) as zf:
+        for name, data in sorted(members.items()):
+            zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data,
+                        compress_type=method)
+    return buf.getvalue()
+
+
+def with_bytecode(members: dict[str, bytes], sourceless: tuple[str, ...]) -> dict[str, bytes]:
+    """`members` with every module compiled by the phone's CPython 3.14 (Pyodide in
+    Node.js, precompile.mjs), so the phone imports instead of compiling at each start.
+    Under the `sourceless` prefixes the .py files give way to their .pyc (smaller
+    download; tracebacks there show no source lines); elsewhere both are kept.
+    Unchanged (with a note) when Node.js is missing or fails: slower, same app."""
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    from flet_web import get_package_web_dir
+
+    node = shutil.which("node")
+    if node is None:
+        print("build-web: Node.js not found: the phone will compile the Python at each "
+              "start (slower). Install Node.js 20+ for a faster app.", file=sys.stderr)
+        return members
+    pyodide_dir = Path(get_package_web_dir()) / "pyodide"
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        for name, data in members.items():
+            if name.endswith(".py"):
+                (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+                (tmp / name).write_bytes(data)
+        done = subprocess.run([node, str(HERE / "precompile.mjs"), str(pyodide_dir), str(tmp)],
+                              capture_output=True, text=True, timeout=900, check=False)
+        if done.returncode != 0:
+            print("build-web: compiling the Python to bytecode failed; the phone will "
+                  "compile it at each start:\n" + done.stderr[-2000:], file=sys.stderr)
+            return members
+        result = dict(members)
+        for pyc in tmp.rglob("__pycache__/*.cpython-314.pyc"):
+            folder = pyc.parent.parent.relative_to(tmp).as_posix()
+            module = pyc.name.removesuffix(".cpython-314.pyc")
+            source = f"{folder}/{module}.py" if folder != "." else f"{module}.py"
+            if source not in members:
+                continue
+            if source.startswith(sourceless):
+                del result[source]
+                result[source + "c"] = pyc.read_bytes()  # mod.pyc beside: sourceless import
+            else:
+                result[f"{pyc.relative_to(tmp).as_posix()}"] = pyc.read_bytes()
+        return result
+
+
+def compile_stdlib(zip_path: Path, deflate: bool = False) -> None:
+    """Pyodide's standard library zip, sourceless (see `with_bytecode`); unchanged when
+    it cannot be compiled."""
+    with zipfile.ZipFile(zip_path) as zf:
+        members = {i.filename: zf.read(i) for i in zf.infolist() if not i.is_dir()}
+    compiled = with_bytecode(members, sourceless=("",))
+    if compiled is members:
+        return
+    zip_path.write_bytes(stored_zip(compiled, deflate))
+
+
+# -- listing and compressing ------------------------------------------------------------------
+
+
+def _site_paths(out: Path) -> Iterator[Path]:
+    for path in sorted(out.rglob("*")):
+        if not path.is_file() or path.name == MARKER:
+            continue
+        if path.suffix not in (".gz", ".br"):
+            yield path
+
+
+def site_files(out: Path) -> dict[str, str]:
+    """Every file of the site (sw.js aside) and a hash of its content."""
+    files: dict[str, str] = {}
+    for path in _site_paths(out):
+        rel = path.relative_to(out).as_posix()
+        if rel != "sw.js":
+            files[rel] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    return files
+
+
+def write_service_worker(out: Path) -> str:
+    """sw.js listing every file of the site with its hash; the site's version.
+
+    A changed file changes the version, so phones install the new service
+    worker on their next visit and fetch only the files whose hash changed.
+    """
+    files = site_files(out)
+    version = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:16]
+    sw = (HERE / "sw.js").read_text(encoding="utf-8")
+    sw = (sw.replace("__VERSION__", version)
+          .replace("__FILES__", json.dumps(files, indent=0, sort_keys=True))
+          .replace("__LAZY__", json.dumps(list(LAZY))))
+    (out / "sw.js").write_text(sw, encoding="utf-8")
+    for stale in ("sw.js.br", "sw.js.gz"):  # an older build's compressed copies
+        (out / stale).unlink(missing_ok=True)
+    return version
+
+
+def _precompress(out: Path, brotli_quality: int) -> None:
+    import brotli
+
+    for path in list(_site_paths(out)):
+        if path.suffix not in COMPRESSED_SUFFIXES or path.stat().st_size < MIN_COMPRESSED:
+            continue
+        data = path.read_bytes()
+        gz = gzip.compress(data, compresslevel=9, mtime=0)
+        # Quality 10-11 takes minutes on the multi-MB wasm files for ~4 % less.
+        quality = brotli_quality if len(data) < BIG_FILE else min(brotli_quality, 9)
+        br = brotli.compress(data, quality=quality, lgwin=24)
+        if len(gz) < len(data) * 0.95:
+            path.with_name(path.name + ".gz").write_bytes(gz)
+        if len(br) < len(data) * 0.95:
+            path.with_name(path.name + ".br").write_bytes(br)
+
+
+FIRST_VISIT = ("index.html", "boot.js", "sw.js", "flutter_bootstrap.js", "flutter.js",
+               "python.js", "python-worker.js", "main.dart.mjs", "main.dart.wasm",
+               "canvaskit/skwasm.js", "canvaskit/skwasm.wasm", "manifest.json",
+               "pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm",
+               "pyodide/pyodide-lock.json", "pyodide/python_stdlib.zip", APP_ARCHIVE,
+               "assets/FontManifest.json", "assets/fonts/roboto.woff2",
+               "assets/fonts/MaterialIcons-Regular.otf", "fonts/DejaVuSans-subset.ttf")
+"""What Chromium loads to show the first screen (checked by the tests' request log)."""
+
+
+def _first_visit_size(out: Path) -> int:
+    total = 0
+    for rel in FIRST_VISIT:
+        path = out / rel
+        best = [p for p in (path.with_name(path.name + ".br"), path) if p.is_file()]
+        total += best[0].stat().st_size if best else 0
+    return total

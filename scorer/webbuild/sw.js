@@ -1,0 +1,107 @@
+// Tarabish service worker: the whole site from this phone's cache, so the app
+// opens with no network. Written by `tarabish build-web` (values below).
+"use strict";
+
+const VERSION = "__VERSION__";
+const FILES = __FILES__; // site path -> content hash ("index.html" is the page)
+const LAZY = __LAZY__; // path prefixes kept only once this browser has used them
+const PREFIX = "tarabish-site-";
+const CACHE = PREFIX + VERSION;
+const SCOPE = new URL("./", self.location.href);
+const LIST_KEY = new URL("__site_files__.json", SCOPE).href;
+
+function sitePath(url) {
+  // The site path a request names, or null for anything else (other sites, our API-less server).
+  const u = new URL(url);
+  if (u.origin !== SCOPE.origin || !u.pathname.startsWith(SCOPE.pathname)) return null;
+  const path = decodeURIComponent(u.pathname.slice(SCOPE.pathname.length));
+  if (path === "" || path === "index.html") return "index.html";
+  return Object.prototype.hasOwnProperty.call(FILES, path) ? path : null;
+}
+
+function keyOf(path) {
+  return new URL(path === "index.html" ? "./" : path, SCOPE).href;
+}
+
+async function fetchFresh(path) {
+  // "no-cache": revalidate with the server, so no stale copy from the HTTP cache.
+  const response = await fetch(keyOf(path), { cache: "no-cache" });
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return response;
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    // A new deployment: bring every file the old version had over, unchanged
+    // ones from the old cache, changed ones from the network (an install that
+    // fails leaves the old version in charge, games untouched).
+    for (const name of await caches.keys()) {
+      if (!name.startsWith(PREFIX) || name === CACHE) continue;
+      const old = await caches.open(name);
+      const listed = await old.match(LIST_KEY);
+      const oldFiles = listed ? await listed.json() : {};
+      for (const request of await old.keys()) {
+        const path = sitePath(request.url);
+        if (path === null || request.url === LIST_KEY) continue;
+        if (oldFiles[path] === FILES[path]) {
+          const kept = await old.match(request);
+          if (kept) { await cache.put(keyOf(path), kept); continue; }
+        }
+        await cache.put(keyOf(path), await fetchFresh(path));
+      }
+    }
+    await cache.put(LIST_KEY, new Response(JSON.stringify(FILES),
+      { headers: { "Content-Type": "application/json" } }));
+    // No skipWaiting here: a page that is starting asks for it (boot.js), so
+    // a running game never has its files swapped under it.
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const path = request.mode === "navigate" && sitePath(request.url) === null &&
+    new URL(request.url).pathname.startsWith(SCOPE.pathname) ? "index.html" : sitePath(request.url);
+  if (path === null) return;
+  event.respondWith(serve(path));
+});
+
+async function serve(path) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(keyOf(path));
+  if (hit) return hit;
+  const response = await fetch(keyOf(path));
+  if (response.ok) await cache.put(keyOf(path), response.clone());
+  return response;
+}
+
+async function cacheSite() {
+  // After the first start: everything else of the site, so later screens and
+  // files work offline too. What this browser loaded is already cached.
+  const cache = await caches.open(CACHE);
+  for (const path of Object.keys(FILES)) {
+    if (LAZY.some((prefix) => path.startsWith(prefix))) continue;
+    if (await cache.match(keyOf(path))) continue;
+    try {
+      await cache.put(keyOf(path), await fetchFresh(path));
+    } catch (error) {
+      console.warn("Tarabish: could not cache", path, error);
+      return; // offline again: the next start tries again
+    }
+  }
+}
+
+self.addEventListener("message", (event) => {
+  if (event.data === "cache-site") event.waitUntil(cacheSite());
+  if (event.data === "skip-waiting") event.waitUntil(self.skipWaiting());
+});

@@ -1,0 +1,142 @@
+"""Phone-alone tests: the site `tarabish build-web` writes, driven in Chromium.
+
+The site is built once per session (it is slow: wheels, the app archive);
+TARABISH_PWA_SITE=DIR reuses a site built before (`uv run tarabish build-web
+DIR`). Chromium resolves no host but loopback, so nothing the page does can
+reach the internet: what works here works in airplane mode.
+
+Fixtures
+    built_site      Path of the built site (session)
+    site_server     factory: site_server() -> a running SiteServer (stopped after the test)
+    phone           a fresh phone (browser context, 390x844) with its request log
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Request, sync_playwright
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO_ROOT / "tests" / "e2e"))  # table_steps: what a player does
+
+from scorer.webbuild.site import build_site  # noqa: E402
+from scorer.webbuild.static_server import SiteServer  # noqa: E402
+from scorer.webbuild.wheels import default_cache_dir, download, read_pins  # noqa: E402
+
+CHROMIUM = os.environ.get("TARABISH_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    # No name resolves but loopback: the page cannot reach any other host.
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+]
+PHONE_VIEWPORT = {"width": 390, "height": 844}
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
+START_TIMEOUT_MS = 120_000
+"""Python starts inside the page: generous on a busy 2-core CI machine."""
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    reuse = os.environ.get("TARABISH_PWA_SITE", "").strip()
+    if reuse:
+        return Path(reuse)
+    out = tmp_path_factory.mktemp("pwa") / "site"
+    wheels = download(read_pins(REPO_ROOT / "uv.lock"), default_cache_dir())
+    build_site(out, wheels, precompress=False)
+    return out
+
+
+@pytest.fixture
+def site_server(built_site: Path) -> Iterator[Callable[..., SiteServer]]:
+    servers: list[SiteServer] = []
+
+    def start(port: int = 0) -> SiteServer:
+        server = SiteServer(built_site, port=port).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        if server.running:
+            server.stop()
+
+
+@pytest.fixture(scope="session")
+def pwa_browser() -> Iterator[Browser]:
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        message = f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_playwright() as pw:
+        browser = _launch(pw)
+        yield browser
+        browser.close()
+
+
+def _launch(pw: Playwright) -> Browser:
+    return pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+
+
+@dataclass
+class Phone:
+    """One phone's browser (its storage lives as long as the context)."""
+
+    context: BrowserContext
+    requests: list[str] = field(default_factory=list)
+    page: Page | None = None
+
+    def new_page(self) -> Page:
+        self.page = self.context.new_page()
+        self.page.on("request", self._seen)
+        return self.page
+
+    def _seen(self, request: Request) -> None:
+        self.requests.append(request.url)
+
+    def foreign(self) -> list[str]:
+        """Requests aimed at any host but loopback (all of them fail here)."""
+        return [u for u in self.requests
+                if urlsplit(u).scheme in ("http", "https", "ws", "wss")
+                and urlsplit(u).hostname not in LOCAL_HOSTS]
+
+
+@pytest.fixture
+def phone(pwa_browser: Browser) -> Iterator[Phone]:
+    context = pwa_browser.new_context(viewport=PHONE_VIEWPORT, accept_downloads=True)
+    yield Phone(context)
+    context.close()
+
+
+def open_site(page: Page, url: str, first_text: str = "New game") -> float:
+    """Load the site, turn on Flutter's accessibility tree, wait for `first_text`;
+    the seconds it took."""
+    started = time.perf_counter()
+    page.goto(url, wait_until="commit", timeout=START_TIMEOUT_MS)
+    page.wait_for_selector("flt-semantics-placeholder", state="attached",
+                           timeout=START_TIMEOUT_MS)
+    page.eval_on_selector("flt-semantics-placeholder", "e => e.click()")
+    page.get_by_text(first_text).first.wait_for(state="visible", timeout=START_TIMEOUT_MS)
+    return time.perf_counter() - started
+
+
+@pytest.fixture
+def open_phone_site() -> Callable[..., float]:
+    """open_phone_site(page, url, first_text="New game") -> seconds to interactive."""
+    return open_site
+
+
+def pytest_collection_modifyitems(items: list[Any]) -> None:
+    for item in items:
+        if "tests/pwa/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.slow)

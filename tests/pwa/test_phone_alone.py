@@ -1,0 +1,201 @@
+"""One phone alone: the built site in Chromium, no server but a static file host, no
+internet. Games, hands and house rules are kept on the phone, through reloads,
+a page closed right after Save, and with the file host gone (offline)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from conftest import Phone
+from playwright.sync_api import Page, expect
+from table_steps import (
+    PLAYERS,
+    record_counted_hand,
+    see,
+    tap,
+    totals,
+    type_into,
+    type_points,
+)
+
+from rules.game_file import check_game
+from scorer.webbuild.site import write_service_worker
+from scorer.webbuild.static_server import SiteServer
+
+Open = Callable[..., float]
+
+
+def start_game(page: Page) -> None:
+    tap(page, "New game")
+    see(page, "Who sits where")
+    for seat, name in enumerate(PLAYERS):
+        type_into(page, f"Player {seat + 1}", name)
+    tap(page, "Dee")
+    see(page, "Dee deals first")
+    tap(page, "Start game")
+    see(page, "Hand 1: Dee deals, Ann speaks and leads")
+
+
+def game_route(page: Page) -> str:
+    """The page's address names the game (hash routes: #/game/<id>)."""
+    match = re.search(r"#/game/([0-9a-f]{8})", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def test_a_whole_game_on_one_phone_survives_reloads_and_going_offline(
+    phone: Phone, site_server: Callable[..., SiteServer], open_phone_site: Open,
+) -> None:
+    server = site_server()
+    page = phone.new_page()
+    open_phone_site(page, server.url)
+    start_game(page)
+    game_route(page)
+
+    # Hand 1: Ann calls hearts, her side counts 100: made.
+    tap(page, "Record hand")
+    tap(page, "Ann called")
+    tap(page, re.compile("Hearts"))
+    type_points(page, "100")
+    see(page, "Ann & Cid called: 100 of 162, needed 82: made")
+    tap(page, "Save hand")
+    see(page, "400 to go")
+    see(page, "438 to go")
+    # Hand 2: Bob calls spades, his side counts 70: bait (162 to Ann & Cid).
+    record_counted_hand(page, "Bob", "Spades", "70")
+    see(page, "BAIT")
+    # Undo says what it removes; then hand 2 again, made this time.
+    tap(page, "Undo last hand")
+    see(page, "Undo hand 2?")
+    tap(page, "Remove hand")
+    see(page, "Hand 2: Ann deals, Bob speaks and leads")
+    record_counted_hand(page, "Bob", "Spades", "90")
+    see(page, "2. Ann dealt · Bob called ♠")
+
+    # Share: the game lives here; no address, no table code.
+    tap(page, "Share this game")
+    see(page, "This game lives on this phone.")
+    expect(page.get_by_text("Table code")).to_have_count(0)
+    tap(page, "Close")
+
+    # Rules reference and run checker are there with no server.
+    page.goto(server.url + "#/rules")
+    see(page, "Players, partners and seats", timeout=60_000)
+    page.goto(server.url + "#/check")
+    see(page, "Run checker", timeout=60_000)
+
+    # Reload: every hand is still there, read back from the phone's storage.
+    page.goto(server.url + "#/")
+    page.reload()
+    open_phone_site(page, server.url, first_text="Resume")
+    tap(page, re.compile("^Resume"), exact=False)
+    see(page, "2. Ann dealt · Bob called ♠")
+    see(page, "1. Dee dealt · Ann called ♥")
+
+    # The file host goes away (airplane mode): the app still opens the game.
+    server.stop()
+    page.reload()
+    open_phone_site(page, server.url, first_text="Resume")
+    tap(page, re.compile("^Resume"), exact=False)
+    see(page, "2. Ann dealt · Bob called ♠")
+    assert all("127.0.0.1" in u or u.startswith(("data:", "blob:")) or u in phone.foreign()
+               for u in phone.requests)
+    hosts = {u.split("/")[2] for u in phone.foreign()}
+    assert hosts <= {"cdn.jsdelivr.net", "www.gstatic.com", "fonts.gstatic.com"}, hosts
+
+
+def test_a_hand_shown_as_saved_survives_closing_the_page_at_once(
+    phone: Phone, site_server: Callable[..., SiteServer], open_phone_site: Open,
+) -> None:
+    server = site_server()
+    page = phone.new_page()
+    open_phone_site(page, server.url)
+    start_game(page)
+    tap(page, "Record hand")
+    tap(page, "Cid called")
+    tap(page, re.compile("Clubs"))
+    type_points(page, "120")
+    page.get_by_role("button", name="Save hand").first.click()
+    see(page, "1. Dee dealt · Cid called ♣")
+    page.close(run_before_unload=False)  # the tab is gone the moment it said saved
+
+    page = phone.new_page()
+    open_phone_site(page, server.url, first_text="Resume")
+    tap(page, re.compile("^Resume"), exact=False)
+    see(page, "1. Dee dealt · Cid called ♣")
+
+
+def test_import_a_game_file_then_export_it(
+    phone: Phone, site_server: Callable[..., SiteServer], open_phone_site: Open,
+    tmp_path: Path,
+) -> None:
+    doc: dict[str, Any] = {
+        "format": "tarabish-game/1", "players": PLAYERS, "first_dealer": 3, "rules": {},
+        "hands": [
+            {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 100}},
+            {"caller": 1, "trump": "S", "points": {"team": 1, "tricks": 70}},
+            {"caller": 2, "trump": "C", "points": {"team": 0, "tricks": 81}},
+        ],
+    }
+    game_file = tmp_path / "game.json"
+    game_file.write_text(json.dumps(doc), encoding="utf-8")
+    expected = check_game(doc)  # what `tarabish check` rules
+    server = site_server()
+    page = phone.new_page()
+    open_phone_site(page, server.url)
+    tap(page, "Past games")
+    with page.expect_file_chooser(timeout=30_000) as chooser:
+        page.get_by_role("button", name="Import a game file").first.click()
+    chooser.value.set_files(str(game_file))
+    see(page, "Record hand", timeout=30_000)
+    see(page, "3. Bob dealt · Cid called ♣")
+    assert totals(page) == tuple(str(t) for t in expected.totals)
+
+    tap(page, "Share this game")
+    with page.expect_download(timeout=30_000) as download:
+        tap(page, "Export this game")
+    exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert exported["hands"] == doc["hands"]
+    assert exported["players"] == PLAYERS
+    assert check_game(exported).totals == expected.totals
+
+
+def test_a_new_deployment_is_used_on_the_next_visit_and_games_stay(
+    phone: Phone, built_site: Path, open_phone_site: Open, tmp_path: Path,
+) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(built_site, site)
+    server = SiteServer(site).start()
+    try:
+        page = phone.new_page()
+        open_phone_site(page, server.url)
+        start_game(page)
+        page.wait_for_timeout(3_000)  # the service worker caches the rest of the site
+        described = "document.querySelector('meta[name=description]').content"
+        assert "new version" not in page.evaluate(described)
+
+        # The host gets a new version: one file changed, the service worker lists it.
+        index = site / "index.html"
+        html = index.read_text(encoding="utf-8")
+        new_html = re.sub(r'(<meta name="description" content=")[^"]*', r"\1new version", html)
+        assert new_html != html
+        index.write_text(new_html, encoding="utf-8")
+        for stale in ("index.html.br", "index.html.gz"):
+            (site / stale).unlink(missing_ok=True)
+        old_sw = (site / "sw.js").read_text(encoding="utf-8")
+        write_service_worker(site)
+        assert (site / "sw.js").read_text(encoding="utf-8") != old_sw
+
+        page.goto(server.url + "#/")
+        page.reload()
+        open_phone_site(page, server.url, first_text="Resume")
+        assert page.evaluate(described) == "new version"
+        tap(page, re.compile("^Resume"), exact=False)
+        see(page, "Hand 1: Dee deals, Ann speaks and leads")
+    finally:
+        server.stop()

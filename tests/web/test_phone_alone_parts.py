@@ -1,0 +1,168 @@
+"""The parts of the phone-alone app that run without a browser: the durable sender,
+game files picked on a phone, the phone's rights, and the build's pins and archive."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorer.app.game_files import MAX_FILE_BYTES, NotAGameFile, read_game_file
+from scorer.browser.durable import DurableSender
+from scorer.rights.owner import PHONE_DEVICE, OwnerRights
+from scorer.webbuild.site import BuildError, _prepare, app_archive
+from scorer.webbuild.wheels import BROWSER_PACKAGES, PLATFORM, read_pins
+
+REPO = Path(__file__).resolve().parents[2]
+GAME = {"format": "tarabish-game/1", "players": ["Ann", "Bob", "Cid", "Dee"],
+        "first_dealer": 3, "rules": {},
+        "hands": [{"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 100}}]}
+
+
+# -- the durable sender ------------------------------------------------------------------------
+
+
+def run_sender(script: Any) -> tuple[list[str], list[str]]:
+    """Run `script(sender, gate)` on a loop; what was sent, in order, and the events."""
+    sent: list[str] = []
+    events: list[str] = []
+
+    async def main() -> None:
+        gate = asyncio.Event()
+
+        async def commit() -> str | None:
+            events.append("commit started")
+            await gate.wait()
+            events.append("committed")
+            return None
+
+        sender = DurableSender(commit)
+        sender.wrap(lambda m: sent.append(m))
+        await script(sender, gate, sent)
+
+    asyncio.run(main())
+    return sent, events
+
+
+def test_messages_with_no_write_before_them_go_at_once() -> None:
+    async def script(sender: DurableSender, gate: asyncio.Event, sent: list[str]) -> None:
+        sender.send("tap 1")
+        sender.send("tap 0")
+        assert sent == ["tap 1", "tap 0"]
+
+    _sent, events = run_sender(script)
+    assert events == []
+
+
+def test_what_follows_a_write_waits_for_its_commit_in_order() -> None:
+    async def script(sender: DurableSender, gate: asyncio.Event, sent: list[str]) -> None:
+        sender.send("before")
+        sender.changed()  # the hand is written to the in-memory folder
+        sender.send("Saved")
+        sender.send("the sheet")
+        await asyncio.sleep(0.01)
+        assert sent == ["before"]  # not yet committed: the screen must not say saved
+        gate.set()
+        await sender.flush()
+        assert sent == ["before", "Saved", "the sheet"]
+        sender.send("after")
+        assert sent[-1] == "after"
+
+    _sent, events = run_sender(script)
+    assert events == ["commit started", "committed"]
+
+
+def test_a_failed_commit_is_reported_and_the_screen_goes_on() -> None:
+    reported: list[str] = []
+    sent: list[str] = []
+
+    async def main() -> None:
+        async def commit() -> str | None:
+            return "the phone's storage for this page is full"
+
+        sender = DurableSender(commit, reported.append)
+        sender.wrap(sent.append)
+        sender.changed()
+        sender.send("Saved")
+        await sender.flush()
+
+    asyncio.run(main())
+    assert reported == ["the phone's storage for this page is full"]
+    assert sent == ["Saved"]
+
+
+# -- game files picked on a phone ----------------------------------------------------------------
+
+
+def test_a_good_game_file_is_read() -> None:
+    assert read_game_file(json.dumps(GAME).encode())["hands"] == GAME["hands"]
+
+
+@pytest.mark.parametrize(("data", "words"), [
+    (b"\xff\xfe\x00", "not UTF-8 text"),
+    (b"{not json", "not valid JSON"),
+    (b"[1, 2]", "not a Tarabish game file"),
+    (json.dumps({**GAME, "players": ["Ann"]}).encode(), "cannot be used"),
+    (b" " * (MAX_FILE_BYTES + 1), "too big"),
+    # Hostile files get the same bounded reading as `tarabish import`.
+    (b"[" * 1_000 + b"]" * 1_000, "more than 20 deep"),
+    (b'{"first_dealer": ' + b"9" * 5_000 + b"}", "digits"),
+    (json.dumps({**GAME, "players": ["Ann\u001b[2J", "Bob", "Cid", "Dee"]}).encode(),
+     "control character"),
+])
+def test_a_bad_file_is_refused_in_a_players_words(data: bytes, words: str) -> None:
+    with pytest.raises(NotAGameFile, match=words):
+        read_game_file(data)
+
+
+# -- rights on one phone -------------------------------------------------------------------------
+
+
+def test_the_only_phone_may_edit_every_game_and_has_no_code() -> None:
+    rights = OwnerRights()
+    assert rights.may_edit("0123abcd", PHONE_DEVICE)
+    assert rights.code("0123abcd") is None
+    assert not rights.unclaimed("0123abcd")  # nothing to "take" on the Share panel
+    # Starting, importing and deleting games: nobody to slow down, no code to keep.
+    rights.check_new_game("anywhere")
+    rights.game_started("anywhere")
+    assert rights.start("0123abcd", PHONE_DEVICE) == ""
+    rights.forget("0123abcd")
+
+
+# -- the build -----------------------------------------------------------------------------------
+
+
+def test_every_browser_package_is_pinned_with_a_wheel_for_the_phone() -> None:
+    pins = {p.name: p for p in read_pins(REPO / "uv.lock")}
+    assert set(pins) == set(BROWSER_PACKAGES)
+    lock = (REPO / "uv.lock").read_text(encoding="utf-8")
+    for compiled in ("pydantic-core", "msgpack"):
+        wheel = f"{compiled.replace('-', '_')}-{pins[compiled].version}-cp314-cp314-{PLATFORM}.whl"
+        assert wheel in lock, f"uv.lock has no {PLATFORM} wheel of {compiled}: {wheel}"
+
+
+def test_the_app_archive_holds_the_app_but_not_the_server() -> None:
+    archive = app_archive([], precompile=False)
+    with zipfile.ZipFile(io.BytesIO(archive)) as zf:
+        names = set(zf.namelist())
+    assert "main.py" in names
+    assert {"scorer/browser/start.py", "scorer/app/views/sheet.py", "rules/replay.py"} <= names
+    assert not any(n.startswith(("scorer/server.py", "scorer/webbuild/", "scorer/commands/"))
+                   for n in names)
+    assert not any("__pycache__" in n for n in names)  # no bytecode of this machine's Python
+    assert app_archive([], precompile=False) == archive  # reproducible: same files, same version
+
+
+def test_build_web_never_empties_a_folder_it_did_not_write(tmp_path: Path) -> None:
+    mine = tmp_path / "photos"
+    mine.mkdir()
+    (mine / "holiday.jpg").write_bytes(b"x")
+    with pytest.raises(BuildError, match="not empty"):
+        _prepare(mine)
+    assert (mine / "holiday.jpg").exists()
