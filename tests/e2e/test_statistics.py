@@ -35,6 +35,9 @@ def test_statistics_and_merging_two_names(
     # Ann, Bob, Cid and Dee each sat in both games now; Ann & Cid won one of them.
     expect(page.get_by_text("2 games, 1 win (50 %)")).to_have_count(2)
     expect(page.get_by_text("2 games, 0 wins (0 %)")).to_have_count(2)
+    # Both games were played today; the period filter keeps them.
+    tap(page, "Today")
+    see(page, "2 games counted")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

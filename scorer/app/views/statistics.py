@@ -17,7 +17,7 @@ from scorer.stats import RenameError, hands_csv, rename_player
 
 #: Date ranges offered as taps (no typing at the table): label -> days back (None: all).
 PERIODS: tuple[tuple[str, int | None], ...] = (
-    ("All time", None), ("30 days", 30), ("1 year", 365),
+    ("All", None), ("Today", 0), ("30 days", 30), ("1 year", 365),
 )
 EVERYONE = "Everyone"
 
