@@ -61,6 +61,10 @@ class Keep:
                 setattr(found, name, value)
         return found
 
+    def get(self, key: str) -> ft.Control | None:
+        """The control kept under `key`, if one was made."""
+        return self._made.get(key)
+
 
 def toggle_style(selected: bool) -> ft.ButtonStyle:
     """Filled when chosen, outlined otherwise (one button class for both, so a
