@@ -81,7 +81,6 @@ class RecordHand:
         self.trump_part = ft.Column(spacing=8)
         self.extras_part = ft.Column(spacing=18)
         self.ending_detail = ft.Column(spacing=10)
-        self.problem_text = ft.Text("", size=14, color=ft.Colors.ERROR, visible=False)
         self.figures = [self._figure_box(team) for team in (0, 1)]
         self.points_part = self._points()
         self.ruling_plain = ft.Text("", size=15, max_lines=3, overflow=ft.TextOverflow.ELLIPSIS)
@@ -436,8 +435,6 @@ class RecordHand:
                 box.on_click = None if typing else (
                     lambda _e, t=team: self.set(self.draft.with_(points_team=t)))
                 self._dirty.append(box)
-        problem = draft.points_problem()
-        self._set(self.problem_text, value=problem or "", visible=bool(problem))
 
     def _points(self) -> ft.Control:
         pad = number_pad(lambda d: self.set(self.draft.press_digit(d)),
@@ -446,7 +443,6 @@ class RecordHand:
                          keep=self.keep)
         return ft.Column([
             ft.Row([self.figures[0][0], self.figures[1][0]], spacing=8),
-            self.problem_text,
             pad,
             ft.Row([big_button("Count the cards", lambda _e: self._detour("/count"),
                                icon=ft.Icons.CALCULATE, primary=False, height=48)]),
@@ -457,11 +453,15 @@ class RecordHand:
         typed would move the number pad under the thumb), and Save's state."""
         self._set(self.save_control, disabled=not shown.ready)
         ruling = shown.result.ruling if shown.result and shown.ready else None
-        if self.problem or ruling is None:
-            self._set(self.ruling_plain, value=self.problem or shown.text,
-                      color=ft.Colors.ON_ERROR_CONTAINER if self.problem else None)
+        # An impossible figure is said here, not in a line above the pad that
+        # would come and go, moving the keys under the thumb.
+        problem = self.problem or (self.draft.points_problem()
+                                   if self.draft.ending is Ending.PLAYED else None)
+        if problem or ruling is None:
+            self._set(self.ruling_plain, value=problem or shown.text,
+                      color=ft.Colors.ON_ERROR_CONTAINER if problem else None)
             self._set(self.ruling_box, content=self.ruling_plain,
-                      bgcolor=ft.Colors.ERROR_CONTAINER if self.problem
+                      bgcolor=ft.Colors.ERROR_CONTAINER if problem
                       else ft.Colors.SURFACE_CONTAINER_HIGH)
             return
         verdict = [r for r in ruling.reasons if r.code.startswith("hand.")] or list(ruling.reasons)
