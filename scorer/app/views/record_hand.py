@@ -192,11 +192,12 @@ class RecordHand:
         self._dirty.clear()
 
     def render(self) -> None:
-        """After a tap: redraw what changed and send only that to the phone."""
+        """After a tap: redraw what changed and send only that to the phone, in one
+        message (an update per control arrived in pieces, a frame or more apart)."""
         self.draw()
         dirty, self._dirty = self._dirty, []
         if dirty and self.body.page is not None:
-            self.ctx.page.update(*dirty)
+            self.ctx.page.update()
 
     def _set(self, control: ft.Control, **fields: object) -> None:
         """Change fields of a control, noting it for the next update if any differ."""
