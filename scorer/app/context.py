@@ -31,8 +31,6 @@ class AppContext:
     """Redraw the current screen from the store (set by the router)."""
     game_changed: Callable[[str], None] = lambda _game_id: None
     """Redraw the screen if it shows this game's sheet (set by the router)."""
-    navigate: Callable[[str], None] | None = None
-    """Show a route's screen and give the browser its address (set by the router)."""
 
     def __post_init__(self) -> None:
         from scorer.app.actions import TableActions
@@ -43,10 +41,7 @@ class AppContext:
         """Navigate (adds a browser history entry). Navigation comes from taps,
         which is when a browser lets the page keep the screen awake."""
         self.keep_awake()
-        if self.navigate is not None:
-            self.navigate(route)
-        else:
-            self.page.run_task(self.page.push_route, route)
+        self.page.run_task(self.page.push_route, route)
 
     def download(self, file_name: str, data: bytes) -> None:
         """Hand the browser a file to save (an exported game)."""

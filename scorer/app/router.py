@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import deque
 from collections.abc import Callable
 from urllib.parse import parse_qs, urlsplit
 
@@ -67,9 +66,6 @@ class Router:
         self.route = "/"
         self.game_id: str | None = None
         self._drawn_width: float | None = None
-        self._pushed: deque[str] = deque(maxlen=8)
-        """Routes this session showed and pushed to the browser, whose route
-        changes have not come back yet (oldest first)."""
         self.routes = [(re.compile(f"^{pattern}$"), build)
                        for pattern, build in ROUTES + _extra_routes()]
 
@@ -107,24 +103,6 @@ class Router:
             page.views.clear()
             page.views.append(view)
         page.update()
-
-    def go(self, route: str) -> None:
-        """Show the screen for `route` now, then give the browser its address: the
-        new screen does not wait for the browser's round trip."""
-        self._pushed.append(route)
-        self.show(route)
-        self.ctx.page.run_task(self.ctx.page.push_route, route)
-
-    def route_changed(self, route: str) -> None:
-        """The browser's address changed (back button, reload, or our own push)."""
-        if route in self._pushed:
-            # Our own push coming back: its screen is shown already, or a later
-            # push's is (and its route change follows).
-            while self._pushed.popleft() != route:
-                pass
-            return
-        self._pushed.clear()
-        self.show(route)
 
     @staticmethod
     def _game_of(route: str) -> str | None:

@@ -22,12 +22,11 @@ def main(page: ft.Page) -> None:
     apply_theme(page)
     ctx = AppContext(page=page, store=get_store())
     router = Router(ctx)
-    ctx.router_refresh = lambda: router.show(router.route)
+    ctx.router_refresh = router.show
     ctx.game_changed = router.game_changed
-    ctx.navigate = router.go
 
     def route_changed(e: ft.RouteChangeEvent) -> None:
-        router.route_changed(e.route)
+        router.show(e.route)
 
     def closed(_e: object) -> None:
         router.close()
