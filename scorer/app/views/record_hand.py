@@ -168,10 +168,17 @@ class RecordHand:
         try:
             self.ctx.actions.save_hand(self.model, hand, self.index)
         except StaleRevision as exc:
+            # Another phone changed the game: this hand may have moved on (another
+            # dealer, other seats forced), so the screen is put together again.
             self.model = GameModel.load(exc.current)
+            self._caller_options = caller_options(self.model.game, self.model.replay,
+                                                  self.position)
+            self._trumps = [str(t) for t in trump_options(self.model.game)]
             self.problem = str(exc)
             self.ctx.toast(str(exc), error=True)
-            self.render()
+            self.build()
+            if self.body.page is not None:
+                self.ctx.page.update()
             return
         except (StoreError, TarabishError) as exc:
             self.problem = str(exc)
