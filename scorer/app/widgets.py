@@ -61,6 +61,10 @@ class Keep:
                 setattr(found, name, value)
         return found
 
+    def get(self, key: str) -> ft.Control | None:
+        """The control kept under `key`, if one was made."""
+        return self._made.get(key)
+
 
 def toggle_style(selected: bool) -> ft.ButtonStyle:
     """Filled when chosen, outlined otherwise (one button class for both, so a
@@ -75,14 +79,9 @@ def toggle_style(selected: bool) -> ft.ButtonStyle:
                    ft.ControlState.DEFAULT: ft.Colors.ON_PRIMARY},
             elevation=0, shape=shape, padding=padding,
         )
-    return ft.ButtonStyle(
-        color={ft.ControlState.DISABLED: ft.Colors.with_opacity(0.38, ft.Colors.ON_SURFACE),
-               ft.ControlState.DEFAULT: ft.Colors.PRIMARY},
-        side={ft.ControlState.DISABLED: ft.BorderSide(1, ft.Colors.with_opacity(
-                  0.12, ft.Colors.ON_SURFACE)),
-              ft.ControlState.DEFAULT: ft.BorderSide(1, ft.Colors.OUTLINE)},
-        elevation=0, shape=shape, padding=padding,
-    )
+    # Unchosen: an outlined button's own colours (Material 3), so the style sent
+    # to the phone for each of a screen's many toggles is small.
+    return ft.ButtonStyle(shape=shape, padding=padding)
 
 
 def toggle(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -56,8 +57,9 @@ def type_into(page: Page, label: str, text: str) -> None:
     expect(box).to_have_value(text)
 
 
-HUMAN_PAUSE_MS = 250
-"""A thumb does not tap twice in a few milliseconds; the screen redraws between taps."""
+HUMAN_PAUSE_MS = int(os.environ.get("TARABISH_TAP_PAUSE_MS", "250"))
+"""A thumb does not tap twice in a few milliseconds; the screen redraws between taps.
+TARABISH_TAP_PAUSE_MS=40 runs the browser tests with quick thumbs."""
 
 
 def tap(page: Page, name: str | re.Pattern[str], exact: bool = True) -> None:

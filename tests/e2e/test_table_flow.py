@@ -147,9 +147,32 @@ def test_impossible_points_are_refused_with_the_reason(
     open_app(page, f"{app_url}game/{game}/hand", first_text="Who called?")
     tap(page, "Bob called")
     tap(page, re.compile("Diamonds"))
+    key = page.get_by_role("button", name="1", exact=True)
+    before = key.bounding_box()
     type_points(page, "161")
     see(page, "No team can take 161: trick points are never 1 or 161")
     expect(page.get_by_role("button", name="Save hand")).to_be_disabled()
+    assert key.bounding_box() == before  # the problem did not push the keys down
+
+
+def test_house_rules_open_on_request_and_reach_the_game(
+    page: Page, app_url: str, open_app: Open
+) -> None:
+    open_app(page, app_url)
+    tap(page, "New game")
+    see(page, "Standard rules")
+    expect(page.get_by_text("Dealer may pass")).to_have_count(0)  # not built until opened
+    page.get_by_role("button", name=re.compile("House rules")).click()
+    see(page, "Dealer may pass")
+    page.get_by_role("switch").first.click()
+    see(page, "1 house rule(s) changed")
+    for seat, name in enumerate(PLAYERS):
+        type_into(page, f"Player {seat + 1}", name)
+    tap(page, "Dee")
+    tap(page, "Start game")
+    tap(page, "Record hand")
+    tap(page, "All passed")  # only offered when the dealer may pass
+    see(page, "nobody scores and the deal moves on")
 
 
 def test_forced_team_makes_the_dealer_untappable(

@@ -52,6 +52,15 @@ class NewGameForm:
         self.dealer_box = ft.Column(spacing=8)
         self.fields = [self._name_field(seat) for seat in range(4)]
         self.team_fields = [self._team_field(team) for team in range(2)]
+        # Kept across redraws, and its rules built only while it is open: closed,
+        # they cost the phone a screen's worth of widgets for nothing.
+        self.rules_tile = ft.ExpansionTile(
+            title=ft.Text("House rules", size=16, weight=ft.FontWeight.BOLD),
+            tile_padding=ft.Padding.symmetric(horizontal=0),
+            controls_padding=ft.Padding.only(bottom=8),
+            expanded=bool(self._changed_rules()),
+            on_change=self._rules_opened,
+        )
 
     def _prefill(self, game_id: str) -> None:
         """Play again: same seats and rules; the deal moves on from the last game."""
@@ -113,11 +122,22 @@ class NewGameForm:
     # --- taps ------------------------------------------------------------------------------
     def pick_dealer(self, seat: int) -> None:
         self.dealer, self.drawn = seat, False
-        self.render()
+        self._redraw_dealer()
 
     def draw_dealer(self) -> None:
         self.dealer, self.drawn = random.SystemRandom().randrange(4), True
-        self.render()
+        self._redraw_dealer()
+
+    def _redraw_dealer(self) -> None:
+        """Only the dealer's part shows the dealer: redraw that, not the screen."""
+        self.dealer_box.controls = self._dealer_controls()
+        if self.dealer_box.page is not None:
+            self.dealer_box.update()
+
+    def _rules_opened(self, e: ft.Event[ft.ExpansionTile]) -> None:
+        self.rules_tile.expanded = e.data in (True, "true")
+        self._house_rules()
+        self.rules_tile.update()
 
     def set_rule(self, key: str, value: Any) -> None:
         default = HouseRules.model_fields[key].default
@@ -205,7 +225,18 @@ class NewGameForm:
     def _short(self, seat: int) -> str:
         return self.names[seat].strip() or f"Player {seat + 1}"
 
+    def _changed_rules(self) -> int:
+        return len(self.rules) - (1 if "target" in self.rules else 0)
+
     def _house_rules(self) -> ft.Control:
+        changed = self._changed_rules()
+        tile = self.rules_tile
+        tile.subtitle = ft.Text(
+            "Standard rules" if not changed else f"{changed} house rule(s) changed")
+        tile.controls = [ft.Column(self._rule_rows(), spacing=14)] if tile.expanded else []
+        return tile
+
+    def _rule_rows(self) -> list[ft.Control]:
         rows: list[ft.Control] = []
         for key, title, line in SWITCHES:
             rows.append(self._switch(key, title, line, bool(self.rules.get(key, False)),
@@ -227,16 +258,7 @@ class NewGameForm:
                                      lambda _e, k=key, v=value: self.set_rule(k, v))
                         for value, label in options], spacing=6),
             ], spacing=4))
-        changed = len(self.rules) - (1 if "target" in self.rules else 0)
-        summary = "Standard rules" if not changed else f"{changed} house rule(s) changed"
-        return ft.ExpansionTile(
-            title=ft.Text("House rules", size=16, weight=ft.FontWeight.BOLD),
-            subtitle=ft.Text(summary),
-            controls=[ft.Column(rows, spacing=14)],
-            tile_padding=ft.Padding.symmetric(horizontal=0),
-            controls_padding=ft.Padding.only(bottom=8),
-            expanded=bool(changed),
-        )
+        return rows
 
     def _switch(self, key: str, title: str, line: str, value: bool, on: Any) -> ft.Control:
         return ft.Row([

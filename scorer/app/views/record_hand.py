@@ -26,6 +26,7 @@ from scorer.app.widgets import (
     suit_label,
     table_layout,
     toggle,
+    toggle_style,
 )
 from scorer.draft import (
     CallerOption,
@@ -44,7 +45,13 @@ ENDINGS = ((Ending.PLAYED, "Counted"), (Ending.MISPLAY, "Misplay"), (Ending.THRO
 
 
 class RecordHand:
-    """The record-a-hand screen for one game; `index` None records the next hand."""
+    """The record-a-hand screen for one game; `index` None records the next hand.
+
+    The screen is built once. A tap changes the fields of the controls that show
+    something new (the typed figure, the other team's figure, the ruling box,
+    Save, a toggle's colour) and sends only those: a whole-screen redraw per tap
+    cost the phone a rebuild of every widget and ten times the bytes.
+    """
 
     def __init__(self, ctx: AppContext, model: GameModel, index: int | None) -> None:
         self.ctx = ctx
@@ -59,13 +66,48 @@ class RecordHand:
         self.run_suit: Suit = Suit.SPADES
         self.show_runs = bool(self.draft.run_cards) or self.draft.bella is not None
         self.keep = Keep()
+        self.problem = ""
         # Built once: a keyed control rebuilt on every tap would make Flet freeze
         # everything inside it, and the kept keys could not change any more.
         self.points_anchor = ft.Column(key=ft.ScrollKey("points"))  # type: ignore[call-arg]
-        self.body = ft.Column(spacing=18)
         self.scroller = ft.Column()
-        self.save_button = ft.Row()
-        self.problem = ""
+        self._dirty: list[ft.Control] = []
+        self._drawn: dict[str, object] = {}
+        """What each changing part shows now (a part is redrawn when this differs)."""
+        self._selected: dict[str, bool] = {}
+        self._caller_options = caller_options(model.game, model.replay, self.position)
+        self._trumps = [str(t) for t in trump_options(model.game)]
+        # The parts of the screen; `draw()` fills them in.
+        self.trump_part = ft.Column(spacing=8)
+        self.extras_part = ft.Column(spacing=18)
+        self.ending_detail = ft.Column(spacing=10)
+        self.figures = [self._figure_box(team) for team in (0, 1)]
+        self.points_part = self._points()
+        self.ruling_plain = ft.Text("", size=15, max_lines=3, overflow=ft.TextOverflow.ELLIPSIS)
+        self.ruling_outcome = ft.Text("", size=17, weight=ft.FontWeight.BOLD,
+                                      color=ft.Colors.WHITE)
+        self.ruling_reasons = ft.Text("", size=14, color=ft.Colors.WHITE, max_lines=3,
+                                      overflow=ft.TextOverflow.ELLIPSIS)
+        self.why_section = ""
+        self.ruling_verdict = ft.Row([
+            ft.Column([self.ruling_outcome, self.ruling_reasons], spacing=2, expand=True),
+            ft.TextButton("Why?", icon=ft.Icons.MENU_BOOK, height=48,
+                          style=ft.ButtonStyle(color=ft.Colors.WHITE,
+                                               icon_color=ft.Colors.WHITE),
+                          tooltip="The rule behind this ruling",
+                          on_click=lambda _e: self._why(self.why_section)),
+        ], vertical_alignment=ft.CrossAxisAlignment.START)
+        self.ruling_box = ft.Container(
+            content=self.ruling_plain, height=PREVIEW_HEIGHT,
+            border_radius=ft.BorderRadius.all(RADIUS),
+            padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+            alignment=ft.Alignment.CENTER_LEFT)
+        label = "Save hand" if index is None else f"Save hand {index + 1}"
+        self.save_control = big_button(label, lambda _e: self.save(), icon=ft.Icons.CHECK,
+                                       height=60)
+        self.body = ft.Column(spacing=18)
+        self.save_button = ft.Row([ft.Column([self.ruling_box, ft.Row([self.save_control])],
+                                             spacing=8, expand=True)])
 
     # --- state -----------------------------------------------------------------------------
     @property
@@ -126,10 +168,17 @@ class RecordHand:
         try:
             self.ctx.actions.save_hand(self.model, hand, self.index)
         except StaleRevision as exc:
+            # Another phone changed the game: this hand may have moved on (another
+            # dealer, other seats forced), so the screen is put together again.
             self.model = GameModel.load(exc.current)
+            self._caller_options = caller_options(self.model.game, self.model.replay,
+                                                  self.position)
+            self._trumps = [str(t) for t in trump_options(self.model.game)]
             self.problem = str(exc)
             self.ctx.toast(str(exc), error=True)
-            self.render()
+            self.build()
+            if self.body.page is not None:
+                self.ctx.page.update()
             return
         except (StoreError, TarabishError) as exc:
             self.problem = str(exc)
@@ -139,26 +188,80 @@ class RecordHand:
         self.ctx.go(f"/game/{self.model.id}")
 
     # --- drawing ---------------------------------------------------------------------------
+    def build(self) -> None:
+        """Put the screen together (once); `draw()` then fills in what the draft says."""
+        self.body.controls = [self._caller_section(), self.trump_part, self.extras_part,
+                              self.points_anchor]
+        self.trump_part.controls = [self._trump_section()]
+        self.points_anchor.controls = [section("Trick points", self._ending_row(),
+                                               self.ending_detail)]
+        self.draw()
+        self._dirty.clear()
+
     def render(self) -> None:
-        self.body.controls = self.controls()
-        self.save_button.controls = self.bottom_controls()
-        if self.body.page is not None:
-            self.body.update()
-            self.save_button.update()
+        """After a tap: redraw what changed and send only that to the phone, in one
+        message (an update per control arrived in pieces, a frame or more apart)."""
+        self.draw()
+        dirty, self._dirty = self._dirty, []
+        if dirty and self.body.page is not None:
+            self.ctx.page.update()
+
+    def _set(self, control: ft.Control, **fields: object) -> None:
+        """Change fields of a control, noting it for the next update if any differ."""
+        changed = False
+        for name, value in fields.items():
+            now = getattr(control, name)
+            # Controls by identity: a dataclass == would compare whole subtrees.
+            same = now is value if isinstance(value, ft.BaseControl) else now == value
+            if not same:
+                setattr(control, name, value)
+                changed = True
+        if changed and all(control is not c for c in self._dirty):
+            self._dirty.append(control)
+
+    def _changed(self, part: str, now: object) -> bool:
+        """Whether `part` must be rebuilt because what it shows is no longer `now`."""
+        if part in self._drawn and self._drawn[part] == now:
+            return False
+        self._drawn[part] = now
+        return True
+
+    def _select(self, key: str, selected: bool) -> None:
+        """Fill or outline a kept toggle."""
+        if self._selected.get(key) != selected:
+            self._selected[key] = selected
+            control = self.keep.get(key)
+            if control is not None:
+                self._set(control, style=toggle_style(selected))
+
+    def draw(self) -> None:
+        draft = self.draft
+        playing = draft.ending is not Ending.PASSED
+        self._set(self.trump_part, visible=playing)
+        self._set(self.extras_part, visible=playing)
+        for option in self._caller_options:
+            self._select(f"caller-{option.seat}", draft.caller == option.seat)
+        for code in self._trumps:
+            self._select(f"trump-{code}", draft.trump == code)
+        for ending, _label in self._endings:
+            self._select(f"ending-{ending.value}", draft.ending is ending)
+        if self._changed("extras", (self.show_runs, self.run_seat, self.run_suit,
+                                    draft.run_cards, draft.bella, draft.trump)):
+            self.extras_part.controls = self._extras()
+            self._dirty.append(self.extras_part)
+        if self._changed("ending", (draft.ending, draft.misplay_by, draft.misplay_upheld,
+                                    draft.thrown_by)):
+            self.ending_detail.controls = self._ending_detail()
+            self._dirty.append(self.ending_detail)
+        if draft.ending is Ending.PLAYED:
+            self._draw_points()
+        self._draw_ruling(preview_draft(self.model.game, draft, self.index))
 
     def _name(self, seat: int) -> str:
         return self.model.game.names.player(seat)
 
-    def controls(self) -> list[ft.Control]:
-        controls: list[ft.Control] = [self._caller_section()]
-        if self.draft.ending is not Ending.PASSED:
-            controls.append(self._trump_section())
-            controls.append(self._extras_section())
-        controls.append(self._ending_section())
-        return controls
-
     def _caller_section(self) -> ft.Control:
-        options = caller_options(self.model.game, self.model.replay, self.position)
+        options = self._caller_options
 
         def seat_button(option: CallerOption) -> ft.Control:
             label = option.name + (" (deals)" if option.seat == self.dealer else "")
@@ -184,14 +287,14 @@ class RecordHand:
         buttons = [toggle(suit_label(code, dark), self.draft.trump == code,
                           lambda _e, c=code: self.tap_trump(c), height=60,
                           keep=self.keep, key=f"trump-{code}")
-                   for code in (str(t) for t in trump_options(self.model.game))]
+                   for code in self._trumps]
         return section("Trump", ft.Row(buttons, spacing=6))
 
-    def _extras_section(self) -> ft.Control:
+    def _extras(self) -> list[ft.Control]:
         if not self.show_runs:
-            return ft.Row([big_button("Runs or bella shown?", self._open_runs,
-                                      icon=ft.Icons.STYLE, primary=False, height=48)])
-        return ft.Column([self._runs_panel(), self._bella_section()], spacing=18)
+            return [ft.Row([big_button("Runs or bella shown?", self._open_runs,
+                                       icon=ft.Icons.STYLE, primary=False, height=48)])]
+        return [self._runs_panel(), self._bella_section()]
 
     def _open_runs(self, _e: object) -> None:
         self.show_runs = True
@@ -228,7 +331,7 @@ class RecordHand:
                 parts.append(ft.Row([
                     ft.Text(f"{self._name(seat)}: {shown}", size=15, expand=True),
                     ft.IconButton(ft.Icons.CLOSE, tooltip=f"Clear {self._name(seat)}'s runs",
-                                  on_click=lambda _e, s=seat: self.set(draft.clear_runs(s))),
+                                  on_click=lambda _e, s=seat: self.set(self.draft.clear_runs(s))),
                 ]))
         parts.append(self._runs_verdict())
         parts.append(ft.Row([big_button("Open the run checker", lambda _e: self._detour("/check"),
@@ -257,143 +360,130 @@ class RecordHand:
     def _bella_section(self) -> ft.Control:
         draft = self.draft
         buttons = [small_toggle(self._name(s), draft.bella == s,
-                                lambda _e, s=s: self.set(draft.with_(
-                                    bella=None if draft.bella == s else s)),
+                                lambda _e, s=s: self.set(self.draft.with_(
+                                    bella=None if self.draft.bella == s else s)),
                                 spoken=f"{self._name(s)} has bella", keep=self.keep,
                                 key=f"bella-{s}")
                    for s in range(4)]
         return section("Bella (king and queen of trumps)", ft.Row(buttons, spacing=6),
                        note="Tap who scored bella; tap again to take it off.")
 
-    def _ending_section(self) -> ft.Control:
+    @property
+    def _endings(self) -> list[tuple[Ending, str]]:
+        return [e for e in ENDINGS
+                if e[0] is not Ending.PASSED or self.model.game.rules.dealer_may_pass]
+
+    def _ending_row(self) -> ft.Control:
+        return ft.Row([small_toggle(label, self.draft.ending is ending,
+                                    lambda _e, e=ending: self.set(self.draft.with_(ending=e)),
+                                    keep=self.keep, key=f"ending-{ending.value}")
+                       for ending, label in self._endings], spacing=6)
+
+    def _ending_detail(self) -> list[ft.Control]:
+        """Under the ending toggles: the points, or who called the misplay / threw in."""
         draft = self.draft
-        endings = [e for e in ENDINGS
-                   if e[0] is not Ending.PASSED or self.model.game.rules.dealer_may_pass]
-        row = ft.Row([small_toggle(label, draft.ending is ending,
-                                   lambda _e, e=ending: self.set(draft.with_(ending=e)),
-                                   keep=self.keep, key=f"ending-{ending.value}")
-                      for ending, label in endings], spacing=6)
-        parts: list[ft.Control] = [row]
         if draft.ending is Ending.PLAYED:
-            parts.append(self._points())
-        elif draft.ending is Ending.MISPLAY:
+            return [self.points_part]
+        if draft.ending is Ending.MISPLAY:
             teams = self.model.game.team_names
-            parts.append(ft.Text("Called by", size=15))
-            parts.append(ft.Row([small_toggle(teams[t], draft.misplay_by == t,
-                                              lambda _e, t=t: self.set(draft.with_(misplay_by=t)),
-                                              spoken=f"misplay called by {teams[t]}",
-                                              keep=self.keep, key=f"misplay-{t}")
-                                 for t in (0, 1)], spacing=6))
-            parts.append(ft.Row([
-                small_toggle("Upheld", draft.misplay_upheld is True,
-                             lambda _e: self.set(draft.with_(misplay_upheld=True)),
-                             keep=self.keep, key="upheld"),
-                small_toggle("Not upheld", draft.misplay_upheld is False,
-                             lambda _e: self.set(draft.with_(misplay_upheld=False)),
-                             keep=self.keep, key="not-upheld"),
-            ], spacing=6))
-        elif draft.ending is Ending.THROWN:
-            parts.append(ft.Text("Who threw in?", size=15))
-            parts.append(ft.Row([small_toggle(self._name(s), draft.thrown_by == s,
-                                              lambda _e, s=s: self.set(draft.with_(thrown_by=s)),
-                                              spoken=f"{self._name(s)} threw in",
-                                              keep=self.keep, key=f"thrown-{s}")
-                                 for s in range(4)], spacing=6))
-        self.points_anchor.controls = [section("Trick points", *parts)]
-        return self.points_anchor
+            return [
+                ft.Text("Called by", size=15),
+                ft.Row([small_toggle(teams[t], draft.misplay_by == t,
+                                     lambda _e, t=t: self.set(self.draft.with_(misplay_by=t)),
+                                     spoken=f"misplay called by {teams[t]}",
+                                     keep=self.keep, key=f"misplay-{t}")
+                        for t in (0, 1)], spacing=6),
+                ft.Row([
+                    small_toggle("Upheld", draft.misplay_upheld is True,
+                                 lambda _e: self.set(self.draft.with_(misplay_upheld=True)),
+                                 keep=self.keep, key="upheld"),
+                    small_toggle("Not upheld", draft.misplay_upheld is False,
+                                 lambda _e: self.set(self.draft.with_(misplay_upheld=False)),
+                                 keep=self.keep, key="not-upheld"),
+                ], spacing=6),
+            ]
+        if draft.ending is Ending.THROWN:
+            return [
+                ft.Text("Who threw in?", size=15),
+                ft.Row([small_toggle(self._name(s), draft.thrown_by == s,
+                                     lambda _e, s=s: self.set(self.draft.with_(thrown_by=s)),
+                                     spoken=f"{self._name(s)} threw in",
+                                     keep=self.keep, key=f"thrown-{s}")
+                        for s in range(4)], spacing=6),
+            ]
+        return []
+
+    def _figure_box(self, team: int) -> tuple[ft.Container, ft.Text, ft.Text]:
+        """One team's trick points: the box, the figure, and the line under it."""
+        teams = self.model.game.team_names
+        figure = ft.Text("–", size=40, weight=ft.FontWeight.BOLD)
+        hint = ft.Text("", size=11, color=ft.Colors.ON_SURFACE_VARIANT)
+        box = ft.Container(
+            ft.Column([
+                ft.Text(teams[team], size=13, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
+                figure, hint,
+            ], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+            expand=True, padding=6, border_radius=ft.BorderRadius.all(RADIUS),
+            tooltip=f"{teams[team]} counted",
+        )
+        return box, figure, hint
+
+    def _draw_points(self) -> None:
+        draft = self.draft
+        rest = draft.other_tricks()
+        for team, (box, figure, hint) in enumerate(self.figures):
+            typing = team == draft.points_team
+            shown = (draft.digits or "–") if typing else ("–" if rest is None else str(rest))
+            self._set(figure, value=shown, color=None if typing else ft.Colors.ON_SURFACE_VARIANT)
+            self._set(hint, value="typing" if typing else "tap to type")
+            if self._changed(f"box-{team}", typing):
+                box.bgcolor = (ft.Colors.PRIMARY_CONTAINER if typing
+                               else ft.Colors.SURFACE_CONTAINER_HIGH)
+                box.border = ft.Border.all(2, ft.Colors.PRIMARY) if typing else None
+                box.on_click = None if typing else (
+                    lambda _e, t=team: self.set(self.draft.with_(points_team=t)))
+                self._dirty.append(box)
 
     def _points(self) -> ft.Control:
-        draft = self.draft
-        teams = self.model.game.team_names
-        rest = draft.other_tricks()
+        pad = number_pad(lambda d: self.set(self.draft.press_digit(d)),
+                         lambda _e: self.set(self.draft.backspace()),
+                         lambda _e: self.set(self.draft.with_(digits="")),
+                         keep=self.keep)
+        return ft.Column([
+            ft.Row([self.figures[0][0], self.figures[1][0]], spacing=8),
+            pad,
+            ft.Row([big_button("Count the cards", lambda _e: self._detour("/count"),
+                               icon=ft.Icons.CALCULATE, primary=False, height=48)]),
+        ], spacing=10)
 
-        def box(team: int) -> ft.Control:
-            typing = team == draft.points_team
-            figure = (draft.digits or "–") if typing else ("–" if rest is None else str(rest))
-            return ft.Container(
-                ft.Column([
-                    ft.Text(teams[team], size=13, max_lines=1,
-                            overflow=ft.TextOverflow.ELLIPSIS),
-                    ft.Text(figure, size=40, weight=ft.FontWeight.BOLD,
-                            color=None if typing else ft.Colors.ON_SURFACE_VARIANT),
-                    ft.Text("typing" if typing else "tap to type", size=11,
-                            color=ft.Colors.ON_SURFACE_VARIANT),
-                ], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-                expand=True, padding=6, border_radius=ft.BorderRadius.all(RADIUS),
-                bgcolor=ft.Colors.PRIMARY_CONTAINER if typing else
-                ft.Colors.SURFACE_CONTAINER_HIGH,
-                border=ft.Border.all(2, ft.Colors.PRIMARY) if typing else None,
-                on_click=None if typing else
-                (lambda _e, t=team: self.set(self.draft.with_(points_team=t))),
-                tooltip=f"{teams[team]} counted",
-            )
-
-        parts: list[ft.Control] = [ft.Row([box(0), box(1)], spacing=8)]
-        problem = draft.points_problem()
-        if problem:
-            parts.append(ft.Text(problem, size=14, color=ft.Colors.ERROR))
-        parts.append(number_pad(lambda d: self.set(self.draft.press_digit(d)),
-                                lambda _e: self.set(self.draft.backspace()),
-                                lambda _e: self.set(self.draft.with_(digits="")),
-                                keep=self.keep))
-        parts.append(ft.Row([big_button("Count the cards", lambda _e: self._detour("/count"),
-                                        icon=ft.Icons.CALCULATE, primary=False, height=48)]))
-        return ft.Column(parts, spacing=10)
-
-    def _preview(self, shown: Preview) -> ft.Control:
-        """The ruling so far, in a box of fixed height: a box that grew as digits
-        are typed would move the number pad under the thumb."""
+    def _draw_ruling(self, shown: Preview) -> None:
+        """The ruling so far, in a box of fixed height (a box that grew as digits are
+        typed would move the number pad under the thumb), and Save's state."""
+        self._set(self.save_control, disabled=not shown.ready)
         ruling = shown.result.ruling if shown.result and shown.ready else None
-        if self.problem or ruling is None:
-            return self._preview_box(
-                ft.Text(self.problem or shown.text, size=15, max_lines=3,
-                        overflow=ft.TextOverflow.ELLIPSIS,
-                        color=ft.Colors.ON_ERROR_CONTAINER if self.problem else None),
-                ft.Colors.ERROR_CONTAINER if self.problem else ft.Colors.SURFACE_CONTAINER_HIGH,
-            )
+        # An impossible figure is said here, not in a line above the pad that
+        # would come and go, moving the keys under the thumb.
+        problem = self.problem or (self.draft.points_problem()
+                                   if self.draft.ending is Ending.PLAYED else None)
+        if problem or ruling is None:
+            self._set(self.ruling_plain, value=problem or shown.text,
+                      color=ft.Colors.ON_ERROR_CONTAINER if problem else None)
+            self._set(self.ruling_box, content=self.ruling_plain,
+                      bgcolor=ft.Colors.ERROR_CONTAINER if problem
+                      else ft.Colors.SURFACE_CONTAINER_HIGH)
+            return
         verdict = [r for r in ruling.reasons if r.code.startswith("hand.")] or list(ruling.reasons)
-        colour = MADE if ruling.outcome.value == "made" else BAIT
-        words = ft.Column([
-            ft.Text(outcome_word(ruling.outcome), size=17, weight=ft.FontWeight.BOLD,
-                    color=ft.Colors.WHITE),
-            ft.Text(". ".join(r.text for r in verdict), size=14, color=ft.Colors.WHITE,
-                    max_lines=3, overflow=ft.TextOverflow.ELLIPSIS),
-        ], spacing=2, expand=True)
-        why = ft.TextButton("Why?", icon=ft.Icons.MENU_BOOK, height=48,
-                            style=ft.ButtonStyle(color=ft.Colors.WHITE,
-                                                 icon_color=ft.Colors.WHITE),
-                            tooltip="The rule behind this ruling",
-                            on_click=lambda _e, s=verdict[0].section: self._why(s))
-        content = ft.Row([words, why], vertical_alignment=ft.CrossAxisAlignment.START)
-        return self._preview_box(content, colour)
-
-    @staticmethod
-    def _preview_box(content: ft.Control, colour: str) -> ft.Control:
-        return ft.Container(content=content, bgcolor=colour, height=PREVIEW_HEIGHT,
-                            border_radius=ft.BorderRadius.all(RADIUS),
-                            padding=ft.Padding.symmetric(horizontal=10, vertical=6),
-                            alignment=ft.Alignment.CENTER_LEFT)
+        self.why_section = verdict[0].section
+        self._set(self.ruling_outcome, value=outcome_word(ruling.outcome))
+        self._set(self.ruling_reasons, value=". ".join(r.text for r in verdict))
+        self._set(self.ruling_box, content=self.ruling_verdict,
+                  bgcolor=MADE if ruling.outcome.value == "made" else BAIT)
 
     def _why(self, section_id: str) -> None:
         """Open the rules at the section behind the ruling; Back returns to this hand."""
         self.ctx.drafts[self.key] = self.draft
         hand = "new" if self.index is None else str(self.index + 1)
         self.ctx.go(f"/rules?section={section_id}&game={self.model.id}&hand={hand}&from=hand")
-
-    def bottom_controls(self) -> list[ft.Control]:
-        """Pinned under the screen: the ruling so far, then Save."""
-        shown = preview_draft(self.model.game, self.draft, self.index)  # once per redraw
-        return [ft.Column([self._preview(shown), ft.Row([self._save_control(shown.ready)])],
-                          spacing=8, expand=True)]
-
-    def _save_control(self, ready: bool) -> ft.Control:
-        label = "Save hand" if self.index is None else f"Save hand {self.index + 1}"
-        return self.keep.control(
-            "save",
-            lambda: big_button(label, lambda _e: self.save(), icon=ft.Icons.CHECK,
-                               disabled=not ready, height=60),
-            {"disabled": not ready},
-        )
 
 
 def record_hand_view(ctx: AppContext, game_id: str, number: int | None = None) -> ft.View:
@@ -412,8 +502,7 @@ def record_hand_view(ctx: AppContext, game_id: str, number: int | None = None) -
         return message_view(ctx, route, "Game over",
                             "This game has been won: no more hands can be recorded.")
     form = RecordHand(ctx, model, index)
-    form.body.controls = form.controls()
-    form.save_button.controls = form.bottom_controls()
+    form.build()
     title = "Record hand" if index is None else f"Edit hand {number}"
     title += f" {len(model.game.hands) + 1}" if index is None else ""
     bar = app_bar(ctx, title, back_to=f"/game/{game_id}")
