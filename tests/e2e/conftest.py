@@ -359,6 +359,25 @@ def open_app() -> Callable[..., float]:
     return open_app_page
 
 
+@dataclass(frozen=True)
+class Phone:
+    """A fresh phone (browser context) of one size and colour scheme."""
+
+    page: Page
+    width: int
+    tag: str
+    """`390x844-dark`: for screenshot names."""
+
+
+@pytest.fixture
+def phone(new_context: Callable[..., Any], scheme: str, size: tuple[int, int]) -> Phone:
+    """With `table_steps.every_phone` on the test: a page at that size and scheme."""
+    width, height = size
+    page = new_context(color_scheme=scheme).new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    return Phone(page, width, f"{width}x{height}-{scheme}")
+
+
 @pytest.fixture
 def screenshot() -> Callable[[Page, str], Path]:
     """`screenshot(page, name) -> Path`: test-artifacts/screenshots/NAME.png."""

@@ -10,9 +10,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
+
+
+def every_phone(test: Any) -> Any:
+    """Run the test at 390x844 and 360x640, light and dark (the `phone` fixture)."""
+    test = pytest.mark.parametrize("scheme", ["light", "dark"])(test)
+    return pytest.mark.parametrize("size", [(390, 844), (360, 640)],
+                                   ids=["390x844", "360x640"])(test)
 
 
 def seed_game(data_dir: Path, hands: list[dict[str, Any]], **extra: Any) -> str:

@@ -7,25 +7,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.sync_api import BrowserContext, Page, expect
-from table_steps import reads, see, seed_game, tap
+from conftest import Phone
+from playwright.sync_api import Page, expect
+from table_steps import every_phone, reads, see, seed_game, tap
 
 HANDS = json.loads((Path(__file__).parents[1] / "data" / "won_game.json")
                    .read_text(encoding="utf-8"))["hands"]
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("size", [(390, 844), (360, 640)], ids=["390x844", "360x640"])
+@every_phone
 def test_race_chart_and_summary_card(
-    new_context: Callable[..., BrowserContext], app_url: str, app_server: Any,
+    phone: Phone, app_url: str, app_server: Any,
     open_app: Callable[..., float], screenshot: Callable[[Page, str], Path],
-    scheme: str, size: tuple[int, int],
 ) -> None:
-    width, height = size
-    page = new_context(color_scheme=scheme).new_page()
-    page.set_viewport_size({"width": width, "height": height})
-    tag = f"{width}x{height}-{scheme}"
+    page, width, tag = phone.page, phone.width, phone.tag
     game = seed_game(app_server.data_dir, HANDS, rules={"forced_at": 400})
     open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
 

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.sync_api import BrowserContext, Page
-from table_steps import see, seed_game, tap, type_points
+from conftest import Phone
+from playwright.sync_api import Page
+from table_steps import every_phone, see, seed_game, tap, type_points
 
 HANDS: list[dict[str, Any]] = [
     {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 92}, "bella": 2},
@@ -21,17 +21,12 @@ HANDS: list[dict[str, Any]] = [
 ]
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("size", [(390, 844), (360, 640)], ids=["390x844", "360x640"])
+@every_phone
 def test_every_screen_at_phone_size(
-    new_context: Callable[..., BrowserContext], app_url: str, app_server: Any,
+    phone: Phone, app_url: str, app_server: Any,
     open_app: Callable[..., float], screenshot: Callable[[Page, str], Path],
-    scheme: str, size: tuple[int, int],
 ) -> None:
-    width, height = size
-    page = new_context(color_scheme=scheme).new_page()
-    page.set_viewport_size({"width": width, "height": height})
-    tag = f"{width}x{height}-{scheme}"
+    page, width, tag = phone.page, phone.width, phone.tag
     game = seed_game(app_server.data_dir, HANDS, rules={"forced_at": 400})
     shots = [
         ("", "Past games", "home"),

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.sync_api import BrowserContext, Page, expect
-from table_steps import see, seed_game, tap
+from conftest import Phone
+from playwright.sync_api import Page, expect
+from table_steps import every_phone, see, seed_game, tap
 
 WON = json.loads((Path(__file__).parents[1] / "data" / "won_game.json").read_text("utf-8"))
 SECOND = [{"caller": 0, "trump": "S", "points": {"team": 0, "tricks": 100}}]
@@ -40,18 +40,14 @@ def test_statistics_and_merging_two_names(
     see(page, "2 games counted")
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("size", [(390, 844), (360, 640)], ids=["390x844", "360x640"])
+@every_phone
 def test_statistics_screen_at_phone_size(
-    new_context: Callable[..., BrowserContext], app_url: str, app_server: Any,
+    phone: Phone, app_url: str, app_server: Any,
     open_app: Callable[..., float], screenshot: Callable[[Page, str], Path],
-    scheme: str, size: tuple[int, int],
 ) -> None:
-    width, height = size
-    page = new_context(color_scheme=scheme).new_page()
-    page.set_viewport_size({"width": width, "height": height})
+    page, width, tag = phone.page, phone.width, phone.tag
     seed_game(app_server.data_dir, WON["hands"], rules={"forced_at": 400})
     open_app(page, f"{app_url}stats", first_text="Statistics")
     see(page, "Players")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    screenshot(page, f"statistics-{width}x{height}-{scheme}")
+    screenshot(page, f"statistics-{tag}")
