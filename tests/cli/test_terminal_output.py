@@ -15,7 +15,7 @@ from rules.plain_text import is_unsafe
 from scorer.app.game_view_model import GameModel
 from scorer.app.views.new_game import NewGameForm
 from scorer.cli import main
-from scorer.store import GameStore
+from scorer.store import GameStore, StoredGame
 
 HOSTILE_NAMES = ["An\x1b]0;pwned\x07n", "Bob\r\x1b[2K", "Cid\u202eevil", "Dee\x9b31m"]
 HAND = {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 90}}
@@ -125,17 +125,22 @@ def test_the_app_still_opens_a_game_saved_before_the_fix(
 
 
 class _Actions:
-    def __init__(self) -> None:
+    """The form's way into the store (rights and limits are tested elsewhere)."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
         self.created: list[str] = []
 
-    def game_created(self, game_id: str) -> None:
-        self.created.append(game_id)
+    def create_game(self, doc: dict[str, Any]) -> StoredGame:
+        stored = self.store.create_game(doc)
+        self.created.append(stored.id)
+        return stored
 
 
 def test_the_new_game_form_drops_invisible_characters_pasted_into_names(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "data")
     went: list[str] = []
-    ctx = SimpleNamespace(store=store, actions=_Actions(), go=went.append)
+    ctx = SimpleNamespace(store=store, actions=_Actions(store), go=went.append)
     form = NewGameForm(ctx, None)  # type: ignore[arg-type]
     # What a phone's paste brings from a chat: direction marks, a zero-width space.
     form.names = ["\u2068Ann\u2069", "Bob\u200e", "C\u200bid", "Dee\x1b"]

@@ -41,6 +41,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, Request
+from table_steps import Phone
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS_DIR = REPO_ROOT / "test-artifacts"
@@ -357,16 +358,6 @@ def open_app() -> Callable[..., float]:
     load the app, enable the accessibility tree, wait for `first_text`;
     returns seconds to interactive."""
     return open_app_page
-
-
-@dataclass(frozen=True)
-class Phone:
-    """A fresh phone (browser context) of one size and colour scheme."""
-
-    page: Page
-    width: int
-    tag: str
-    """`390x844-dark`: for screenshot names."""
 
 
 @pytest.fixture

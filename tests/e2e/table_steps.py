@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,16 @@ import pytest
 from playwright.sync_api import Page, expect
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
+
+
+@dataclass(frozen=True)
+class Phone:
+    """A fresh phone (browser context) of one size and colour scheme."""
+
+    page: Page
+    width: int
+    tag: str
+    """`390x844-dark`: for screenshot names."""
 
 
 def every_phone(test: Any) -> Any:

@@ -7,9 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conftest import Phone
 from playwright.sync_api import Page, expect
-from table_steps import every_phone, reads, see, seed_game, tap
+from table_steps import Phone, every_phone, reads, see, seed_game, tap
 
 HANDS = json.loads((Path(__file__).parents[1] / "data" / "won_game.json")
                    .read_text(encoding="utf-8"))["hands"]

@@ -8,9 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conftest import Phone
 from playwright.sync_api import Page
-from table_steps import every_phone, see, seed_game, tap, type_points
+from table_steps import Phone, every_phone, see, seed_game, tap, type_points
 
 HANDS: list[dict[str, Any]] = [
     {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 92}, "bella": 2},

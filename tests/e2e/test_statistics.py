@@ -7,9 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conftest import Phone
 from playwright.sync_api import Page, expect
-from table_steps import every_phone, see, seed_game, tap
+from table_steps import Phone, every_phone, see, seed_game, tap
 
 WON = json.loads((Path(__file__).parents[1] / "data" / "won_game.json").read_text("utf-8"))
 SECOND = [{"caller": 0, "trump": "S", "points": {"team": 0, "tricks": 100}}]

@@ -17,13 +17,12 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Request, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright
+from pwa_phone import Phone
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "tests" / "e2e"))  # table_steps: what a player does
@@ -40,7 +39,6 @@ CHROMIUM_ARGS = [
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
 ]
 PHONE_VIEWPORT = {"width": 390, "height": 844}
-LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
 START_TIMEOUT_MS = 120_000
 """Python starts inside the page: generous on a busy 2-core CI machine."""
 
@@ -72,43 +70,21 @@ def site_server(built_site: Path) -> Iterator[Callable[..., SiteServer]]:
 
 
 @pytest.fixture(scope="session")
-def pwa_browser() -> Iterator[Browser]:
+def pwa_browser(playwright: Playwright) -> Iterator[Browser]:
+    """A Chromium of our own (its own flags), started by pytest-playwright's Playwright:
+    a second sync Playwright in the same session would not start."""
     if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
         message = f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)"
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
-    with sync_playwright() as pw:
-        browser = _launch(pw)
-        yield browser
-        browser.close()
+    browser = _launch(playwright)
+    yield browser
+    browser.close()
 
 
 def _launch(pw: Playwright) -> Browser:
     return pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-
-
-@dataclass
-class Phone:
-    """One phone's browser (its storage lives as long as the context)."""
-
-    context: BrowserContext
-    requests: list[str] = field(default_factory=list)
-    page: Page | None = None
-
-    def new_page(self) -> Page:
-        self.page = self.context.new_page()
-        self.page.on("request", self._seen)
-        return self.page
-
-    def _seen(self, request: Request) -> None:
-        self.requests.append(request.url)
-
-    def foreign(self) -> list[str]:
-        """Requests aimed at any host but loopback (all of them fail here)."""
-        return [u for u in self.requests
-                if urlsplit(u).scheme in ("http", "https", "ws", "wss")
-                and urlsplit(u).hostname not in LOCAL_HOSTS]
 
 
 @pytest.fixture

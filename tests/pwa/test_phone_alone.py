@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conftest import Phone
 from playwright.sync_api import Page, expect
+from pwa_phone import Phone
 from table_steps import (
     PLAYERS,
     record_counted_hand,

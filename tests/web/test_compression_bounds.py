@@ -16,6 +16,7 @@ from typing import Any
 
 import brotli
 import pytest
+from in_thread import run_async
 from starlette.middleware import Middleware
 from starlette.staticfiles import StaticFiles
 from starlette.types import Message, Scope
@@ -87,7 +88,7 @@ def fetch_all(app: Any, paths: list[str], encoding: str = "br") -> list[tuple[in
     async def run() -> list[tuple[int, dict[str, str], bytes]]:
         return [await fetch(app, p, {"Accept-Encoding": encoding}) for p in paths]
 
-    return asyncio.run(run())
+    return run_async(run())
 
 
 @pytest.fixture
@@ -227,7 +228,7 @@ def test_spellings_asked_at_once_wait_for_one_compression(root: Path) -> None:
         return list(await asyncio.gather(*(fetch(app, p, {"Accept-Encoding": "br"})
                                            for p in spellings("main.dart.wasm", 12))))
 
-    answers = asyncio.run(run())
+    answers = run_async(run())
     assert all(brotli.decompress(body) == BIG for _s, _h, body in answers)
     assert cache.compressions == 1
     stats = cache.stats()
@@ -244,7 +245,7 @@ def test_a_budget_for_one_body_serves_two_at_once(root: Path) -> None:
         return list(await asyncio.gather(*(fetch(app, p, {"Accept-Encoding": "br"})
                                            for p in ("/part0.js", "/part1.js"))))
 
-    answers = asyncio.run(run())
+    answers = run_async(run())
     for n, (status, headers, body) in enumerate(answers):
         assert status == 200
         plain = brotli.decompress(body) if headers.get("content-encoding") == "br" else body

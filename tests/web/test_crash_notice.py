@@ -7,7 +7,6 @@ WebSocket protocol (a 0x00 byte, then a msgpack [action, body] array).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from typing import Any
 import flet as ft
 import msgpack
 import pytest
+from in_thread import run_async
 from websockets.sync.client import ClientConnection, connect
 
 from scorer import server
@@ -130,7 +130,7 @@ def test_other_frames_pass_unchanged() -> None:
     async def nothing() -> dict[str, Any]:
         return {"type": "websocket.disconnect"}
 
-    asyncio.run(CrashNoticeMiddleware(inner)({"type": "websocket"}, nothing, collect))
+    run_async(CrashNoticeMiddleware(inner)({"type": "websocket"}, nothing, collect))
     assert [m["bytes"] for m in sent[:3]] == frames
     assert sent[3]["bytes"].startswith(CRASH_FRAME_PREFIX)
     assert SECRET_PATH.encode() not in sent[3]["bytes"]

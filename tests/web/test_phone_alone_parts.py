@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from in_thread import run_async
 
 from scorer.app.game_files import MAX_FILE_BYTES, NotAGameFile, read_game_file
 from scorer.browser.durable import DurableSender
@@ -45,7 +46,7 @@ def run_sender(script: Any) -> tuple[list[str], list[str]]:
         sender.wrap(lambda m: sent.append(m))
         await script(sender, gate, sent)
 
-    asyncio.run(main())
+    run_async(main())
     return sent, events
 
 
@@ -91,7 +92,7 @@ def test_a_failed_commit_is_reported_and_the_screen_goes_on() -> None:
         sender.send("Saved")
         await sender.flush()
 
-    asyncio.run(main())
+    run_async(main())
     assert reported == ["the phone's storage for this page is full"]
     assert sent == ["Saved"]
 

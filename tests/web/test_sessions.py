@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 import msgpack
+from in_thread import run_async
 
 from scorer.web.sessions import (
     TOO_MANY_HERE,
@@ -57,7 +58,7 @@ def test_abandoned_sessions_beyond_an_address_share_are_expired_oldest_first() -
         await asyncio.sleep(0)  # the expiries run as tasks
         return open_ones, closed, registry
 
-    open_ones, closed, registry = asyncio.run(run())
+    open_ones, closed, registry = run_async(run())
     assert all(s.expired_with is None for s in open_ones)  # open pages are never touched
     assert [s.expired_with for s in closed] == [0, 0, 0, 0, None]
     assert registry.count("10.0.0.1") == 4
@@ -73,7 +74,7 @@ def test_the_server_total_is_kept_too() -> None:
         await asyncio.sleep(0)
         return sessions
 
-    sessions = asyncio.run(run())
+    sessions = run_async(run())
     assert [s.expired_with for s in sessions] == [0, 0, 0, None, None, None, None, None]
 
 
@@ -111,7 +112,7 @@ def test_the_guard_gives_page_code_the_socket_address_and_refuses_extra_pages() 
         assert guard.open_count() == 0
         return sent
 
-    sent = asyncio.run(run())
+    sent = run_async(run())
     assert seen == ["10.0.0.7", "10.0.0.7"]
     assert [m["type"] for m in sent] == ["websocket.accept", "websocket.send", "websocket.close"]
     answer = msgpack.unpackb(sent[1]["bytes"][1:])
@@ -136,7 +137,7 @@ def test_a_page_that_stops_reading_is_let_go() -> None:
         await asyncio.wait_for(guard(scope("10.0.0.9"), None, send), 5)  # type: ignore[arg-type]
         return guard
 
-    guard = asyncio.run(run())
+    guard = run_async(run())
     assert sent == ["first"]
     assert guard.open_count() == 0
 
@@ -165,6 +166,6 @@ def test_a_refused_page_is_kept_open_a_while_so_its_message_stays() -> None:
         await asyncio.wait_for(guard(scope("10.0.0.3"), receive, send), 5)
         return sent, loop.time() - start
 
-    sent, took = asyncio.run(run())
+    sent, took = run_async(run())
     assert sent == ["websocket.accept", "websocket.send", "websocket.close"]
     assert 0.3 <= took < 3
