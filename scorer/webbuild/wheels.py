@@ -24,7 +24,7 @@ PIP_VERSION = "26.3"
 """pip run through uvx when this Python has none (pinned: its options are relied on)."""
 
 BROWSER_PACKAGES = (
-    "flet", "msgpack", "repath", "six",
+    "flet", "flet-charts", "msgpack", "repath", "six",
     "pydantic", "pydantic-core", "annotated-types", "typing-extensions", "typing-inspection",
     "tinydb", "segno",
 )

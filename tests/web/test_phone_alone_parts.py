@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import subprocess
+import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -16,7 +19,7 @@ from in_thread import run_async
 from scorer.app.game_files import MAX_FILE_BYTES, NotAGameFile, read_game_file
 from scorer.browser.durable import DurableSender
 from scorer.rights.owner import PHONE_DEVICE, OwnerRights
-from scorer.webbuild.site import BuildError, _prepare, app_archive
+from scorer.webbuild.site import APP_SKIPPED, APP_SOURCES, BuildError, _prepare, app_archive
 from scorer.webbuild.wheels import BROWSER_PACKAGES, PLATFORM, read_pins
 
 REPO = Path(__file__).resolve().parents[2]
@@ -167,3 +170,49 @@ def test_build_web_never_empties_a_folder_it_did_not_write(tmp_path: Path) -> No
     with pytest.raises(BuildError, match="not empty"):
         _prepare(mine)
     assert (mine / "holiday.jpg").exists()
+
+
+PHONE_IMPORTS = """
+import importlib.abc, importlib.metadata, sys
+vendored = set(sys.argv[1].split(","))
+owners = importlib.metadata.packages_distributions()
+
+class NotOnThePhone(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        top = name.split(".")[0]
+        dists = {d.lower().replace("_", "-") for d in owners.get(top, [])}
+        if dists and not dists & vendored:
+            raise ImportError(f"{name} is not on the phone")
+        return None
+
+sys.meta_path.insert(0, NotOnThePhone())
+import scorer.browser.start, scorer.app.router
+for m in list(sys.modules.values()):
+    f = getattr(m, "__file__", None)
+    if f:
+        print(f)
+"""
+
+
+def test_everything_the_phone_imports_is_in_the_site() -> None:
+    """The phone's entry point imports only the app archive (no skipped server file)
+    and the wheels the build vendors; with every other package hidden, as on the
+    phone, it still imports. A server-only import would leave the phone on its
+    splash screen."""
+    vendored = ",".join(name.lower().replace("_", "-") for name in BROWSER_PACKAGES)
+    done = subprocess.run([sys.executable, "-c", PHONE_IMPORTS, vendored],
+                          capture_output=True, text=True, cwd=REPO, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    stdlib = Path(sysconfig.get_paths()["stdlib"]).resolve()
+    outside: set[str] = set()
+    for name in done.stdout.split():
+        path = Path(name).resolve()
+        if path.is_relative_to(REPO / ".venv") or path.is_relative_to(stdlib):
+            continue  # a vendored wheel (others cannot be imported) or the standard library
+        if path.is_relative_to(REPO):
+            rel = path.relative_to(REPO).as_posix()
+            if rel.startswith(APP_SKIPPED) or not rel.startswith(APP_SOURCES):
+                outside.add(rel)
+        else:
+            outside.add(str(path))
+    assert not outside, f"imported on the phone but not in the site: {sorted(outside)}"

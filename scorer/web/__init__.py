@@ -1,0 +1,1 @@
+"""The web server's edges: compression, crash notices, page sessions."""
