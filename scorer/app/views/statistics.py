@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, timedelta
+from typing import TypeVar
 
 import flet as ft
 
-from rules.stats import PlayerStats, Relation, Stats, StatsFilter
+from rules.stats import (
+    Matchup,
+    PartnershipStats,
+    PlayerStats,
+    Relation,
+    Stats,
+    StatsFilter,
+    compute_stats,
+    display_names,
+)
 from scorer.app.context import AppContext
 from scorer.app.stats_access import get_stats_service
 from scorer.app.theme import RADIUS
@@ -20,6 +31,7 @@ PERIODS: tuple[tuple[str, int | None], ...] = (
     ("All", None), ("Today", 0), ("30 days", 30), ("1 year", 365),
 )
 EVERYONE = "Everyone"
+RowT = TypeVar("RowT", PartnershipStats, Matchup)
 
 
 def _percent(part: int, whole: int) -> str:
@@ -49,6 +61,24 @@ def player_lines(p: PlayerStats) -> list[str]:
     return lines
 
 
+#: Rows of partnerships and of head to head shown at once: a club's many pairings
+#: would make a list no phone scrolls through (`tarabish stats` lists them all).
+MOST_ROWS = 12
+
+
+def _most_played(rows: Sequence[RowT]) -> list[RowT]:
+    """The most played rows, in their own (name) order."""
+    kept = set(map(id, sorted(rows, key=lambda r: -r.games)[:MOST_ROWS]))
+    return [row for row in rows if id(row) in kept]
+
+
+def _more(hidden: int) -> list[ft.Control]:
+    if hidden <= 0:
+        return []
+    return [ft.Text(f"…and {hidden} more, less played: pick a player above to see theirs.",
+                    size=14, color=ft.Colors.ON_SURFACE_VARIANT)]
+
+
 class StatisticsScreen:
     """The figures for the chosen period and player; redrawn in place on each tap."""
 
@@ -58,6 +88,7 @@ class StatisticsScreen:
         self.period: int | None = None
         self.player: str | None = None
         self.relation = Relation.PARTNERS
+        self.names: list[str] = []
         self.body = ft.Column(spacing=16)
 
     def wanted(self) -> StatsFilter:
@@ -65,7 +96,10 @@ class StatisticsScreen:
         return StatsFilter(since=since, player=self.player, relation=self.relation)
 
     def fill(self) -> None:
-        self.body.controls = self.controls(self.service.stats(self.wanted()))
+        # One pass over the stored games serves the figures and the player picker.
+        games = self.service.played_games()
+        self.names = sorted(display_names(games).values(), key=str.casefold)
+        self.body.controls = self.controls(compute_stats(games, self.wanted()))
 
     def render(self) -> None:
         """Redraw in place after a tap (the screen is on the page by then)."""
@@ -90,22 +124,24 @@ class StatisticsScreen:
                              weight=ft.FontWeight.W_600))
         parts.append(section("Players", *(self._player_card(p) for p in stats.players)))
         if stats.partnerships:
+            pairs = _most_played(stats.partnerships)
             parts.append(section("Partnerships", *(
                 self._row(f"{q.players[0]} & {q.players[1]}",
                           f"{_plural(q.games, 'game')}, {_plural(q.wins, 'win')}")
-                for q in stats.partnerships)))
+                for q in pairs), *_more(len(stats.partnerships) - len(pairs))))
         if stats.matchups and self.player is None:
+            matches = _most_played(stats.matchups)
             parts.append(section("Head to head", *(
                 self._row(f"{m.sides[0][0]} & {m.sides[0][1]} v {m.sides[1][0]} & "
                           f"{m.sides[1][1]}", f"{_plural(m.games, 'game')}: "
                           f"{m.wins[0]}–{m.wins[1]}")
-                for m in stats.matchups)))
+                for m in matches), *_more(len(stats.matchups) - len(matches))))
         parts.append(ft.Row([big_button("Download every hand (CSV)", self._download,
                                         icon=ft.Icons.DOWNLOAD, primary=False)]))
         return parts
 
     def _player_filter(self) -> ft.Control:
-        names = self.service.player_names()
+        names = self.names
         choice = ft.Dropdown(
             label="Player", value=self.player or EVERYONE, expand=True,
             options=[ft.DropdownOption(key=n, text=n) for n in (EVERYONE, *names)],
@@ -146,7 +182,7 @@ class StatisticsScreen:
     def _rename_dialog(self, old: str) -> None:
         ctx = self.ctx
         field = ft.TextField(label="New name", value=old, max_length=40, autofocus=True)
-        others = [n for n in self.service.player_names() if n.casefold() != old.casefold()]
+        others = [n for n in self.names if n.casefold() != old.casefold()]
 
         def pick(name: str) -> None:
             field.value = name
