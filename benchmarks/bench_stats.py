@@ -157,7 +157,7 @@ def time_screen(data_dir: Path, games: int, rounds: int = 3) -> dict[str, float]
                 page.get_by_text(f"{games} games counted").first.wait_for(timeout=60_000)
                 opened.append(time.perf_counter() - start)
                 start = time.perf_counter()
-                page.get_by_role("button", name="30 days").click()
+                page.get_by_role("button", name="Month").click()
                 page.get_by_text("No games in this period yet.").or_(
                     page.get_by_text("games counted")).first.wait_for(timeout=60_000)
                 period.append(time.perf_counter() - start)

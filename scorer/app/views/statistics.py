@@ -28,7 +28,7 @@ from scorer.stats import RenameError, hands_csv, rename_player
 
 #: Date ranges offered as taps (no typing at the table): label -> days back (None: all).
 PERIODS: tuple[tuple[str, int | None], ...] = (
-    ("All", None), ("Today", 0), ("30 days", 30), ("1 year", 365),
+    ("All", None), ("Today", 0), ("Month", 30), ("Year", 365),
 )
 EVERYONE = "Everyone"
 RowT = TypeVar("RowT", PartnershipStats, Matchup)
@@ -114,7 +114,8 @@ class StatisticsScreen:
     # --- drawing ---------------------------------------------------------------------------
     def controls(self, stats: Stats) -> list[ft.Control]:
         periods = ft.Row([small_toggle(label, self.period == days,
-                                       lambda _e, d=days: self.choose(period=d))
+                                       lambda _e, d=days: self.choose(period=d),
+                                       tooltip=f"The last {days} days" if days else None)
                           for label, days in PERIODS], spacing=6)
         parts: list[ft.Control] = [section("When", periods), self._player_filter()]
         if not stats.games:
