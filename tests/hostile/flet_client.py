@@ -69,6 +69,7 @@ class FletClient:
         self.seen: dict[int, int] = {}  # control id -> message number it last came in
         self.strings: list[tuple[int, str]] = []
         self.count = 0
+        self.frames: list[tuple[int, int]] = []  # (action, bytes) of each message, bounded
         self.session_id = ""
         self.register_error = ""
         self.crashed = ""
@@ -128,7 +129,10 @@ class FletClient:
                 return got
             got = True
             if isinstance(frame, bytes) and frame[:1] == b"\x00":
-                self._take(msgpack.unpackb(frame[1:], strict_map_key=False, ext_hook=_ext))
+                message = msgpack.unpackb(frame[1:], strict_map_key=False, ext_hook=_ext)
+                self.frames.append((message[0], len(frame)))
+                del self.frames[:-20_000]
+                self._take(message)
 
     def _take(self, message: Any) -> None:
         self.count += 1
