@@ -8,12 +8,14 @@ import flet as ft
 
 from scorer.app import FONTS
 from scorer.app.context import AppContext
+from scorer.app.flet_tuning import short_message_repr
 from scorer.app.router import Router
 from scorer.app.store_access import get_store
 from scorer.app.theme import apply_theme
 from scorer.web.sessions import REGISTRY, note_session, peer_address
 
 logger = logging.getLogger(__name__)
+short_message_repr()
 
 
 def main(page: ft.Page) -> None:
