@@ -20,7 +20,10 @@ builds it with the paint). Measured per round:
 - sheet → Record hand (screen shown), caller tap and trump tap (ruling box
   updated), four number-pad taps (ruling box shows the new figure), two more
   caller taps with a figure in, Save → sheet, sheet → home, home → New game;
-- reload of the home page → interactive (as bench_page_load measures it).
+- reload of the home page → interactive (as bench_page_load measures it);
+- first load → interactive in a fresh profile (cold cache) over a network shaped
+  with CDP `Network.emulateNetworkConditions` to 30 Mbit/s and 20 ms latency,
+  CPU slowed as in the rest of the run.
 
 Printed: medians per action for both pages and their ratio, websocket bytes
 the page received per tap, and the server's CPU per tap (user+system time
@@ -44,6 +47,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, Page, WebSocket, sync_playwright
 
@@ -297,7 +301,11 @@ LABELLED = {"Back"}
 PARTIAL = {"Hearts", "Resume"}
 """Buttons whose name holds more than the word (a suit symbol, the score)."""
 ACTIONS = ["sheet → Record hand", "caller tap", "trump tap", "pad tap", "caller tap (figure in)",
-           "Save → sheet", "sheet → home", "home → New game", "reload → interactive"]
+           "Save → sheet", "sheet → home", "home → New game", "reload → interactive",
+           "first load, 30 Mbit/s"]
+MBIT_30 = {"offline": False, "latency": 20, "downloadThroughput": 30e6 / 8,
+           "uploadThroughput": 30e6 / 8}
+"""30 Mbit/s both ways and 20 ms: table Wi-Fi with a laptop on it."""
 
 
 def _thread_stat(path: Path) -> tuple[int, int]:
@@ -398,6 +406,24 @@ def reload_round(phone: Phone, first_text: str) -> None:
     phone.page.reload(wait_until="commit")
     seconds = interactive(phone.page, first_text, t0)
     phone.times.setdefault("reload → interactive", []).append(seconds * 1000)
+
+
+def first_load(browser: Browser, phone: Phone, first_text: str, rate: float) -> None:
+    """A phone that never opened the page: fresh profile, shaped network, slowed CPU."""
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", MBIT_30)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+        t0 = time.perf_counter()
+        home = urlsplit(phone.url)._replace(path="/", query="").geturl()
+        page.goto(home, wait_until="commit")
+        seconds = interactive(page, first_text, t0)
+        phone.times.setdefault("first load, 30 Mbit/s", []).append(seconds * 1000)
+    finally:
+        context.close()
 
 
 def open_phone(browser: Browser, name: str, url: str, pid: int, first: str) -> Phone:
@@ -522,6 +548,9 @@ def main() -> int:
                 for _ in range(args.rounds):
                     for phone, _resume, first in setups:
                         reload_round(phone, first)
+                for _ in range(args.rounds):
+                    for phone, _resume, first in setups:
+                        first_load(browser, phone, first, rate)
                 results[f"cpu/{rate:g}"] = report(rate, b, a)
                 for phone, resume, _first in setups:
                     phone.page.get_by_role("button", name=resume).first.click()

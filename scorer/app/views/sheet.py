@@ -40,38 +40,40 @@ def tag_chip(tag: str) -> ft.Control:
     )
 
 
+def score_cell(score: str, total: str) -> ft.Control:
+    """A team's points for the hand over its running total, in one text."""
+    return ft.Text(spans=[
+        ft.TextSpan(score, style=ft.TextStyle(size=18, weight=ft.FontWeight.BOLD)),
+        ft.TextSpan(f"\n{total}", style=ft.TextStyle(size=12, color=ft.Colors.ON_SURFACE_VARIANT)),
+    ], width=48, text_align=ft.TextAlign.RIGHT)
+
+
 def hand_row(ctx: AppContext, model: GameModel, result: HandResult, editable: bool) -> ft.Control:
+    """One hand on the sheet; a tap shows its ruling. Kept to a few controls: a
+    sheet of twenty hands is built whole on every phone after each Save."""
     ruling = result.ruling
-    left: list[ft.Control] = [ft.Text(f"{result.number}. {model.describe(result)}", size=15,
-                                      weight=ft.FontWeight.W_600)]
+    title = ft.Text(f"{result.number}. {model.describe(result)}", size=15,
+                    weight=ft.FontWeight.W_600)
+    left: ft.Control = title
     if ruling is None:
-        left.append(ft.Text(f"Not valid any more: {result.error}", size=13,
-                            color=ft.Colors.ERROR))
+        left = ft.Column([title, ft.Text(f"Not valid any more: {result.error}", size=13,
+                                         color=ft.Colors.ERROR)], spacing=4, expand=True)
         scores = ("–", "–")
     else:
         tags = ruling.tags
         if tags:
-            left.append(ft.Row([tag_chip(t) for t in tags], spacing=4, wrap=True))
+            left = ft.Column([title, ft.Row([tag_chip(t) for t in tags], spacing=4, wrap=True)],
+                             spacing=4, expand=True)
         scores = (str(ruling.scores[0]), str(ruling.scores[1]))
-    right = ft.Column([
-        ft.Row([ft.Text(scores[0], size=18, weight=ft.FontWeight.BOLD, width=48,
-                        text_align=ft.TextAlign.RIGHT),
-                ft.Text(scores[1], size=18, weight=ft.FontWeight.BOLD, width=48,
-                        text_align=ft.TextAlign.RIGHT)], spacing=4),
-        ft.Row([ft.Text(str(result.totals[0]), size=12, width=48, text_align=ft.TextAlign.RIGHT,
-                        color=ft.Colors.ON_SURFACE_VARIANT),
-                ft.Text(str(result.totals[1]), size=12, width=48, text_align=ft.TextAlign.RIGHT,
-                        color=ft.Colors.ON_SURFACE_VARIANT)], spacing=4),
-    ], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.END)
-    explanation = ruling.explanation if ruling else (result.error or "")
+    left.expand = True
     return ft.Container(
-        content=ft.Row([ft.Column(left, spacing=4, expand=True), right],
-                       vertical_alignment=ft.CrossAxisAlignment.START),
+        content=ft.Row([left, score_cell(scores[0], str(result.totals[0])),
+                        score_cell(scores[1], str(result.totals[1]))],
+                       spacing=4, vertical_alignment=ft.CrossAxisAlignment.START),
         padding=ft.Padding.symmetric(horizontal=10, vertical=8),
         border_radius=ft.BorderRadius.all(10),
         bgcolor=ft.Colors.ERROR_CONTAINER if ruling is None else ft.Colors.SURFACE_CONTAINER_LOW,
         on_click=lambda _e: show_hand(ctx, model, result, editable),
-        tooltip=explanation,
         ink=True,
     )
 
