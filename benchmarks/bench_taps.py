@@ -1,6 +1,6 @@
 """Tap latency: Tarabish beside a bare Flet page of the same shape, CPU/1 and CPU/4.
 
-    uv run python benchmarks/bench_taps.py [--rounds 5] [--watchers 12] [--json out.json]
+    uv run python benchmarks/bench_taps.py [--rounds 5] [--watchers 11] [--json out.json]
 
 Starts on free loopback ports (1) a bare Flet app (`BARE_APP` below: a home
 with "New game" and "Resume", a new-game-shaped screen, a sheet, and a
@@ -28,7 +28,9 @@ builds it with the paint). Measured per round:
 Printed: medians per action for both pages and their ratio, websocket bytes
 the page received per tap, and the server's CPU per tap (user+system time
 of the server process from /proc, over the four pad taps and over a Save).
-Last, `--watchers` more tabs watch the Tarabish game's sheet and the server
+Last, `--watchers` more tabs watch the Tarabish game's sheet (11: with the
+recording phone, 12 phones on one game, as many pages as the server lets one
+address keep open, scorer/web/sessions.py) and the server
 CPU per pad tap and per Save is measured again: the cost of the pubsub
 fan-out to the watching phones, and how long until the last watcher shows
 the saved hand. Loopback only; no timing thresholds.
@@ -496,7 +498,7 @@ def watch(browser: Browser, app: Phone, game_url: str, watchers: int, rounds: in
     result = {"pad_cpu_ms": app.cpu_per_tap("w: pad tap"),
               "save_cpu_ms": app.cpu_per_tap("w: Save"),
               "last_watcher_ms": median(fan_out)}
-    print(f"\n{watchers} phones watching the game (CPU/1, {rounds} rounds): server CPU per pad "
+    print(f"\n{watchers} more phones watching the game (CPU/1, {rounds} rounds): server CPU per pad "
           f"tap {result['pad_cpu_ms']:.1f} ms, per Save {result['save_cpu_ms']:.1f} ms; "
           f"Save → last watcher shows the hand {result['last_watcher_ms']:.0f} ms")
     return result
@@ -506,7 +508,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--rates", type=float, nargs="+", default=[1, 4])
-    parser.add_argument("--watchers", type=int, default=12)
+    parser.add_argument("--watchers", type=int, default=11)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--no-warm-up", action="store_true",
                         help="do not wait for the server's background compression pass "
