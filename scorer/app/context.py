@@ -37,6 +37,10 @@ class AppContext:
     """Redraw the current screen from the store (set by the router)."""
     game_changed: Callable[[str], None] = lambda _game_id: None
     """Redraw the screen if it shows this game's sheet (set by the router)."""
+    show: Callable[[str], None] | None = None
+    """Show the screen for an address at once (set by the router)."""
+    shown_route: Callable[[], str] = lambda: ""
+    """The address of the screen on show (set by the router)."""
 
     def __post_init__(self) -> None:
         from scorer.app.actions import TableActions
@@ -45,8 +49,15 @@ class AppContext:
 
     def go(self, route: str) -> None:
         """Navigate (adds a browser history entry). Navigation comes from taps,
-        which is when a browser lets the page keep the screen awake."""
+        which is when a browser lets the page keep the screen awake.
+
+        The new screen is sent at once, with the browser's new address: waiting
+        for the browser to announce the address it was told cost every screen
+        switch a round trip through the phone (the announcement is then taken
+        as already shown)."""
         self.keep_awake()
+        if self.show is not None and route != self.shown_route():
+            self.show(route)
         self.page.run_task(self.page.push_route, route)
 
     def download(self, file_name: str, data: bytes) -> None:

@@ -30,9 +30,12 @@ def main(page: ft.Page) -> None:
     router = Router(ctx)
     ctx.router_refresh = router.show
     ctx.game_changed = router.game_changed
+    ctx.show = router.show
+    ctx.shown_route = lambda: router.route
 
     def route_changed(e: ft.RouteChangeEvent) -> None:
-        router.show(e.route)
+        if e.route != router.route:  # not the address `ctx.go` has already shown
+            router.show(e.route)
 
     def closed(_e: object) -> None:
         REGISTRY.remove(page.session)
