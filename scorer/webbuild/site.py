@@ -7,19 +7,29 @@ expects. What is added:
 
     index.html        Flet's page, set up to run Python in the page (hash routes,
                       every URL local), with the manifest and boot.js
-    boot.js, sw.js    the service worker (offline, updates) and its start-up
+    boot.js, sw.js    the service worker (offline, updates) and its start-up;
+                      boot.js also starts the Python worker at once, beside Flutter
+    worker.js         the Python worker (in place of Flet's python.js and
+                      python-worker.js): Pyodide, then the app from app.zip
     manifest.json     name, icons, colours, `display: standalone`
-    app.zip           the app and every wheel it needs, unpacked at build time
-                      into __pypackages__/, which Flet's worker puts on
-                      sys.path: nothing is pip-installed when the phone starts.
-                      Stored, not deflated: the host's brotli/gzip compresses
-                      across files (smaller) and the phone does not inflate twice
+    app.zip           the app and every wheel it needs, unpacked at build time:
+                      Python imports it as it is (zipimport, one file on sys.path);
+                      only packages with compiled modules (under __pypackages__/)
+                      are written out as files. Nothing is pip-installed when the
+                      phone starts. Stored, not deflated: the host's brotli/gzip
+                      compresses across files (smaller) and the phone does not
+                      inflate twice
     *.gz, *.br        precompressed copies, for hosts that serve them
 
-Flet-web details relied on (checked by tests/pwa/test_build_web.py): the
-`<!-- fletAppConfig -->` marker and `flutter_bootstrap.js` <script> in
-index.html, `serviceWorkerSettings` in flutter_bootstrap.js, the worker's
-`__pypackages__` and `appPackageUrl` handling.
+Flet-web details relied on (checked by the tests in tests/pwa/): the
+`<!-- fletAppConfig -->` marker, the `python.js` and `flutter_bootstrap.js`
+<script>s in index.html, `serviceWorkerSettings` in flutter_bootstrap.js, the
+page's bridge to the Python worker (`jsConnect`, `jsSend`, `jsDisconnect`, as
+python.js defines them) and Flet's `flet_js` module (`start_connection`,
+`send`, `documentUrl`).
+
+The standard library zip keeps only what the app can import (stdlib_needs.py),
+compiled like the app.
 """
 
 from __future__ import annotations
@@ -52,6 +62,9 @@ SKIPPED_FILES = frozenset({
     "pyodide/python_cli_entry.mjs", "pyodide/package.json",
     "pyodide/micropip-0.11.1-py3-none-any.whl", "pyodide/packaging-26.1-py3-none-any.whl",
     "flutter_service_worker.js", "flutter.js.map", "assets/NOTICES",
+    # Flet's Python bridge and worker: worker.js and boot.js take their place. Pyodide's
+    # classic-script loader (the worker imports pyodide.mjs).
+    "python.js", "python-worker.js", "pyodide/pyodide.js",
 })
 SKIPPED_DIRS = ("assets/packages/flutter_math_fork/", "assets/packages/cupertino_icons/")
 """Fonts the trimmed font manifest drops (see scorer.server.UNUSED_FONT_PREFIXES)."""
@@ -108,10 +121,12 @@ def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool
     _write_manifest(out)
     (out / "boot.js").write_text((HERE / "boot.js").read_text(encoding="utf-8"),
                                  encoding="utf-8")
+    _write_worker(out)
     deflate = not precompress  # no .br/.gz copies: the archives compress themselves
-    (out / APP_ARCHIVE).write_bytes(app_archive(wheels, precompile, deflate))
+    members = app_members(wheels)
+    (out / APP_ARCHIVE).write_bytes(app_archive(wheels, precompile, deflate, members))
     if precompile:
-        compile_stdlib(out / "pyodide" / "python_stdlib.zip", deflate)
+        compile_stdlib(out / "pyodide" / "python_stdlib.zip", deflate, members)
     version = write_service_worker(out)
     files = site_files(out)
     if precompress:
@@ -180,6 +195,7 @@ def _write_index(out: Path, base: str) -> None:
                          f'flet.pyodideUrl="{base}pyodide/pyodide.mjs";')
     html = _replace_once(html, '<script src="flutter_bootstrap.js" async></script>',
                          '<script src="boot.js"></script>')
+    html = _replace_once(html, '<script src="python.js"></script>\n', "")  # boot.js bridges
     html = _replace_once(
         html, '<link rel="apple-touch-icon" href="icons/apple-touch-icon-192.png">',
         '<link rel="apple-touch-icon" href="icons/apple-touch-icon-180.png">\n'
@@ -188,6 +204,13 @@ def _write_index(out: Path, base: str) -> None:
                          '<link rel="icon" type="image/png" href="icons/icon-192.png" />')
     html = _replace_once(html, "#loading img {", "#loading img { display: none;")
     index.write_text(html, encoding="utf-8")
+
+
+def _write_worker(out: Path) -> None:
+    worker = (HERE / "worker.js").read_text(encoding="utf-8")
+    worker = worker.replace("__APP_PATH__", PHONE_APP_PATH).replace("__APP_ARCHIVE__",
+                                                                    APP_ARCHIVE)
+    (out / "worker.js").write_text(worker, encoding="utf-8")
 
 
 def _patch_bootstrap(out: Path) -> None:
@@ -234,16 +257,16 @@ def _replace_once(text: str, old: str, new: str) -> str:
 
 # -- the app archive --------------------------------------------------------------------------
 
-PURE_ZIP = "site-packages.zip"
-MAIN_PY = ('"""Tarabish on one phone: see scorer.browser."""\n'
-           "import os\nimport sys\n\n"
-           f"sys.path.insert(1, os.path.abspath({PURE_ZIP!r}))  # pure wheels, from the zip\n"
-           "from scorer.browser.start import run  # noqa: E402\n\nrun()\n")
+PHONE_APP_PATH = "/home/pyodide/app.zip"
+"""Where worker.js puts app.zip in the phone's file system (and the name in tracebacks)."""
+NATIVE = "__pypackages__/"
+MAIN_PY = ('"""Tarabish on one phone: see scorer.browser (worker.js puts this zip on '
+           'sys.path)."""\n'
+           "from scorer.browser.start import run\n\nrun()\n")
 
 
-def app_archive(wheels: list[Path], precompile: bool = True, deflate: bool = False) -> bytes:
-    """main.py, rules/ and scorer/, and every wheel unpacked into __pypackages__/;
-    compiled to bytecode when Node.js is at hand (see `precompile`)."""
+def app_members(wheels: list[Path]) -> dict[str, bytes]:
+    """main.py, rules/ and scorer/, and every wheel unpacked under __pypackages__/."""
     members: dict[str, bytes] = {"main.py": MAIN_PY.encode()}
     for name in APP_SOURCES:
         for path in sorted((REPO_ROOT / name).rglob("*")):
@@ -257,34 +280,43 @@ def app_archive(wheels: list[Path], precompile: bool = True, deflate: bool = Fal
                 if (entry.is_dir() or entry.filename.startswith(WHEEL_SKIPPED)
                         or entry.filename.endswith(WHEEL_SKIPPED_SUFFIXES)):
                     continue
-                members[f"__pypackages__/{entry.filename}"] = zf.read(entry)
+                members[f"{NATIVE}{entry.filename}"] = zf.read(entry)
+    return members
+
+
+def app_archive(wheels: list[Path], precompile: bool = True, deflate: bool = False,
+                members: dict[str, bytes] | None = None) -> bytes:
+    """`app_members`, compiled to bytecode when Node.js is at hand (see `with_bytecode`),
+    pure wheels moved to the top of the zip (see `lift_pure_wheels`)."""
+    if members is None:
+        members = app_members(wheels)
     if precompile:
-        members = with_bytecode(members, sourceless=("__pypackages__/",))
-    return stored_zip(pack_pure_wheels(members), deflate)
+        members = with_bytecode(members, sourceless=(NATIVE,), ddir=PHONE_APP_PATH)
+    return stored_zip(lift_pure_wheels(members), deflate)
 
 
-def pack_pure_wheels(members: dict[str, bytes]) -> dict[str, bytes]:
-    """Pure wheels go into one inner zip that Python imports from without unpacking
-    (the phone writes a few files at start instead of ~1,500); packages with compiled
-    modules (pydantic-core, msgpack) stay unpacked in __pypackages__/, as the loader
-    of compiled modules needs real files."""
-    prefix = "__pypackages__/"
-    native = {name[len(prefix):].split("/")[0] for name in members
-              if name.startswith(prefix) and name.endswith(".so")}
+def lift_pure_wheels(members: dict[str, bytes]) -> dict[str, bytes]:
+    """Pure wheels go to the top of the zip, which the phone imports from as it is
+    (zipimport: nothing unpacked at start); packages with compiled modules
+    (pydantic-core, msgpack) stay under __pypackages__/, which the phone writes out as
+    files, as the loader of compiled modules needs real files."""
+    native = {name[len(NATIVE):].split("/")[0] for name in members
+              if name.startswith(NATIVE) and name.endswith(".so")}
     native_dists = {n.replace("_", "-").lower() for n in native}
     kept: dict[str, bytes] = {}
-    pure: dict[str, bytes] = {}
     for name, data in members.items():
-        if not name.startswith(prefix):
+        if not name.startswith(NATIVE):
             kept[name] = data
             continue
-        top = name[len(prefix):].split("/")[0]
+        top = name[len(NATIVE):].split("/")[0]
         dist = top.split("-")[0].replace("_", "-").lower() if top.endswith(".dist-info") else None
         if top in native or dist in native_dists:
             kept[name] = data
-        else:
-            pure[name[len(prefix):]] = data
-    kept[PURE_ZIP] = stored_zip(pure)
+            continue
+        lifted = name[len(NATIVE):]
+        if lifted in members:
+            raise BuildError(f"a wheel's {lifted} would replace the app's own")
+        kept[lifted] = data
     return kept
 
 
@@ -301,11 +333,14 @@ def stored_zip(members: dict[str, bytes], deflate: bool = False) -> bytes:
     return buf.getvalue()
 
 
-def with_bytecode(members: dict[str, bytes], sourceless: tuple[str, ...]) -> dict[str, bytes]:
+def with_bytecode(members: dict[str, bytes], sourceless: tuple[str, ...],
+                  ddir: str) -> dict[str, bytes]:
     """`members` with every module compiled by the phone's CPython 3.14 (Pyodide in
     Node.js, precompile.mjs), so the phone imports instead of compiling at each start.
-    Under the `sourceless` prefixes the .py files give way to their .pyc (smaller
-    download; tracebacks there show no source lines); elsewhere both are kept.
+    Each `mod.pyc` goes beside its `mod.py` (zipimport looks there, not in
+    __pycache__). Under the `sourceless` prefixes the .py files give way to their .pyc
+    (smaller download; tracebacks there show no source lines); elsewhere both are
+    kept. `ddir`: the folder the phone sees them in (for tracebacks).
     Unchanged (with a note) when Node.js is missing or fails: slower, same app."""
     import shutil
     import subprocess
@@ -326,7 +361,8 @@ def with_bytecode(members: dict[str, bytes], sourceless: tuple[str, ...]) -> dic
             if name.endswith(".py"):
                 (tmp / name).parent.mkdir(parents=True, exist_ok=True)
                 (tmp / name).write_bytes(data)
-        done = subprocess.run([node, str(HERE / "precompile.mjs"), str(pyodide_dir), str(tmp)],
+        done = subprocess.run([node, str(HERE / "precompile.mjs"), str(pyodide_dir), str(tmp),
+                               ddir],
                               capture_output=True, text=True, timeout=900, check=False)
         if done.returncode != 0:
             print("build-web: compiling the Python to bytecode failed; the phone will "
@@ -341,21 +377,66 @@ def with_bytecode(members: dict[str, bytes], sourceless: tuple[str, ...]) -> dic
                 continue
             if source.startswith(sourceless):
                 del result[source]
-                result[source + "c"] = pyc.read_bytes()  # mod.pyc beside: sourceless import
-            else:
-                result[f"{pyc.relative_to(tmp).as_posix()}"] = pyc.read_bytes()
+            result[source + "c"] = pyc.read_bytes()
         return result
 
 
-def compile_stdlib(zip_path: Path, deflate: bool = False) -> None:
-    """Pyodide's standard library zip, sourceless (see `with_bytecode`); unchanged when
-    it cannot be compiled."""
+STDLIB_PATH = "/lib/python314.zip"
+"""Where Pyodide puts python_stdlib.zip (on sys.path)."""
+
+
+def compile_stdlib(zip_path: Path, deflate: bool = False,
+                   app: dict[str, bytes] | None = None) -> None:
+    """Pyodide's standard library zip, with only the modules `app` (app_members) can
+    import (see stdlib_needs.py), sourceless (see `with_bytecode`); unchanged when
+    Node.js cannot do either."""
     with zipfile.ZipFile(zip_path) as zf:
         members = {i.filename: zf.read(i) for i in zf.infolist() if not i.is_dir()}
-    compiled = with_bytecode(members, sourceless=("",))
+    if app is not None:
+        needed = stdlib_needs(app)
+        if needed is not None:
+            members = {name: data for name, data in members.items()
+                       if not name.endswith(".py") or _module_of(name) in needed}
+    compiled = with_bytecode(members, sourceless=("",), ddir=STDLIB_PATH)
     if compiled is members:
         return
     zip_path.write_bytes(stored_zip(compiled, deflate))
+
+
+def _module_of(name: str) -> str:
+    return name.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+
+
+def stdlib_needs(app: dict[str, bytes]) -> set[str] | None:
+    """Names of the standard library modules the app and its wheels can import, found
+    by stdlib_needs.py in the phone's own Python (Node.js); None without Node.js."""
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    from flet_web import get_package_web_dir
+
+    node = shutil.which("node")
+    if node is None:
+        return None
+    pyodide_dir = Path(get_package_web_dir()) / "pyodide"
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        for name, data in app.items():
+            if name.endswith(".py"):
+                path = tmp / "src" / name.removeprefix(NATIVE)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+        out = tmp / "needs.json"
+        done = subprocess.run([node, str(HERE / "stdlib_needs.mjs"), str(pyodide_dir),
+                               str(tmp / "src"), str(out)],
+                              capture_output=True, text=True, timeout=900, check=False)
+        if done.returncode != 0 or not out.is_file():
+            print("build-web: could not list the standard library the app needs; the "
+                  "phone gets all of it:\n" + done.stderr[-2000:], file=sys.stderr)
+            return None
+        return set(json.loads(out.read_text(encoding="utf-8")))
 
 
 # -- listing and compressing ------------------------------------------------------------------
@@ -415,7 +496,7 @@ def _precompress(out: Path, brotli_quality: int) -> None:
 
 
 FIRST_VISIT = ("index.html", "boot.js", "sw.js", "flutter_bootstrap.js", "flutter.js",
-               "python.js", "python-worker.js", "main.dart.mjs", "main.dart.wasm",
+               "worker.js", "main.dart.mjs", "main.dart.wasm",
                "canvaskit/skwasm.js", "canvaskit/skwasm.wasm", "manifest.json",
                "pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm",
                "pyodide/pyodide-lock.json", "pyodide/python_stdlib.zip", APP_ARCHIVE,
