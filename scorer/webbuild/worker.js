@@ -71,9 +71,11 @@ self.onmessage = async (event) => {
   if (data && data.documentUrl) flet_js.documentUrl = data.documentUrl;
   if (data && "connect" in data) {
     flet_js.args = data.connect;
+    mark("Flutter asks to connect");
     try {
       await started;
       await flet_js.start_connection(toPage);
+      mark("connected");
       connected = true;
       self.postMessage("initialized");
     } catch (error) {
