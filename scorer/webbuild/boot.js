@@ -35,6 +35,12 @@
       await globalThis.jsDisconnect(appId);
       throw status;
     }
+    // The first screen is up: now the service worker may fetch the rest of the site
+    // (the memory snapshot among it) without slowing this start down.
+    setTimeout(() => {
+      const keeper = navigator.serviceWorker && navigator.serviceWorker.controller;
+      if (keeper) keeper.postMessage("cache-site");
+    }, 2000);
   };
 
   globalThis.jsSend = async function (appId, data) {
@@ -104,9 +110,5 @@
   boot().catch((error) => console.warn("Tarabish: no offline copy", error)).finally(() => {
     startPython(); // first visit: now that the service worker keeps what it fetches
     startFlutter();
-    flet.flutterAppLoaded.then(() => setTimeout(() => {
-      const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
-      if (worker) worker.postMessage("cache-site");
-    }, 2000));
   });
 })();

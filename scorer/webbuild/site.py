@@ -85,6 +85,7 @@ WHEEL_SKIPPED_SUFFIXES = (".pyi",)
 COMPRESSED_SUFFIXES = (".js", ".mjs", ".wasm", ".json", ".html", ".otf", ".ttf", ".zip",
                        ".txt", ".css", ".svg", ".bin")
 MIN_COMPRESSED = 1024
+HUGE_FILE = 16 * 1024 * 1024
 
 
 class BuildError(RuntimeError):
@@ -104,10 +105,12 @@ class SiteReport:
 
 def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool = True,
                brotli_quality: int = 11, precompile: bool = True,
-               compressed_cache: Path | None = None) -> SiteReport:
+               compressed_cache: Path | None = None,
+               snapshot: bool = True) -> SiteReport:
     """Write the whole site to `out` (emptied first if it holds an earlier build).
     `compressed_cache`: a folder keeping brotli copies by content (default
-    ~/.cache/tarabish/brotli), so a rebuild compresses only what changed."""
+    ~/.cache/tarabish/brotli), so a rebuild compresses only what changed.
+    `snapshot`: make a memory snapshot of the phone's Python (needs Node.js)."""
     from flet_web import get_package_web_dir
 
     base = "/" + base.strip("/") + "/" if base.strip("/") else "/"
@@ -123,12 +126,12 @@ def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool
     _write_manifest(out)
     (out / "boot.js").write_text((HERE / "boot.js").read_text(encoding="utf-8"),
                                  encoding="utf-8")
-    _write_worker(out)
     deflate = not precompress  # no .br/.gz copies: the archives compress themselves
     members = app_members(wheels)
     (out / APP_ARCHIVE).write_bytes(app_archive(wheels, precompile, deflate, members))
     if precompile:
         compile_stdlib(out / "pyodide" / "python_stdlib.zip", deflate, members)
+    _write_worker(out, make_snapshot(out, members) if snapshot and precompile else None)
     version = write_service_worker(out)
     files = site_files(out)
     if precompress:
@@ -209,10 +212,11 @@ def _write_index(out: Path, base: str) -> None:
     index.write_text(html, encoding="utf-8")
 
 
-def _write_worker(out: Path) -> None:
+def _write_worker(out: Path, snapshot: str | None) -> None:
     worker = (HERE / "worker.js").read_text(encoding="utf-8")
-    worker = worker.replace("__APP_PATH__", PHONE_APP_PATH).replace("__APP_ARCHIVE__",
-                                                                    APP_ARCHIVE)
+    worker = (worker.replace("__APP_PATH__", PHONE_APP_PATH)
+              .replace("__APP_ARCHIVE__", APP_ARCHIVE)
+              .replace('"__SNAPSHOT__"', json.dumps(snapshot)))
     (out / "worker.js").write_text(worker, encoding="utf-8")
 
 
@@ -442,6 +446,77 @@ def stdlib_needs(app: dict[str, bytes]) -> set[str] | None:
         return set(json.loads(out.read_text(encoding="utf-8")))
 
 
+# -- the memory snapshot ------------------------------------------------------------------------
+
+SNAPSHOT_PREFIX = "python-snapshot-"
+
+
+def snapshot_imports(app: dict[str, bytes]) -> list[tuple[str, str | None]]:
+    """What the snapshot imports: flet and each Flet name the app uses (`ft.Text`: Flet
+    imports its controls when first named), the standard library modules the app
+    imports. Whatever turns out to need a compiled module is left out (snapshot.mjs)."""
+    import ast
+    import sys
+
+    names: set[str] = set()
+    stdlib: set[str] = set()
+    for rel, data in app.items():
+        if not rel.endswith(".py") or rel.startswith(NATIVE):
+            continue
+        source = data.decode("utf-8", "replace")
+        names.update(re.findall(r"\bft\.([A-Z][A-Za-z0-9_]*)", source))
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Import):
+                stdlib.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                stdlib.add(node.module)
+    stdlib = {m for m in stdlib if m.split(".")[0] in sys.stdlib_module_names}
+    wanted: list[tuple[str, str | None]] = [("flet", None)]
+    wanted += [("flet", n) for n in sorted(names)]
+    wanted += [(m, None) for m in sorted(stdlib)]
+    return wanted
+
+
+def make_snapshot(out: Path, app: dict[str, bytes], cache: Path | None = None) -> str | None:
+    """A Pyodide memory snapshot (snapshot.mjs) as `out`/python-snapshot-<hash>.bin, made
+    with the site's own runtime, standard library and app.zip; its name, or None
+    without Node.js (the phone then starts Python from scratch, as on a first visit).
+    Kept in `cache` by what it was made from: a rebuild of the same site gives the
+    same file (a snapshot is not byte-for-byte reproducible)."""
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    node = shutil.which("node")
+    if node is None:
+        return None
+    imports = json.dumps(snapshot_imports(app))
+    made_from = hashlib.sha256(imports.encode())
+    for rel in ("pyodide/pyodide.asm.wasm", "pyodide/pyodide.asm.mjs",
+                "pyodide/python_stdlib.zip", APP_ARCHIVE):
+        made_from.update(hashlib.sha256((out / rel).read_bytes()).digest())
+    name = f"{SNAPSHOT_PREFIX}{made_from.hexdigest()[:16]}.bin"
+    cache = cache if cache is not None else brotli_cache_dir().parent / "snapshots"
+    kept = cache / name
+    if not kept.is_file():
+        with tempfile.TemporaryDirectory() as tmp_name:
+            tmp = Path(tmp_name)
+            (tmp / "imports.json").write_text(imports, encoding="utf-8")
+            done = subprocess.run(
+                [node, str(HERE / "snapshot.mjs"), str(out / "pyodide"), str(out / APP_ARCHIVE),
+                 PHONE_APP_PATH, str(tmp / "imports.json"), str(tmp / name)],
+                capture_output=True, text=True, timeout=900, check=False)
+            if done.returncode != 0:
+                print("build-web: no memory snapshot (the phone starts Python from scratch "
+                      "each time):\n" + done.stderr[-2000:], file=sys.stderr)
+                return None
+            cache.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(tmp / name, kept)
+    shutil.copyfile(kept, out / name)
+    return name
+
+
 # -- listing and compressing ------------------------------------------------------------------
 
 
@@ -489,7 +564,7 @@ def _precompress(out: Path, brotli_quality: int, cache: Path) -> None:
     import os
     from concurrent.futures import ProcessPoolExecutor
 
-    todo: list[tuple[Path, Path]] = []
+    todo: list[tuple[Path, Path, int]] = []
     for path in list(_site_paths(out)):
         if path.suffix not in COMPRESSED_SUFFIXES or path.stat().st_size < MIN_COMPRESSED:
             continue
@@ -497,21 +572,24 @@ def _precompress(out: Path, brotli_quality: int, cache: Path) -> None:
         gz = gzip.compress(data, compresslevel=9, mtime=0)
         if len(gz) < len(data) * 0.95:
             path.with_name(path.name + ".gz").write_bytes(gz)
-        key = hashlib.sha256(data).hexdigest() + f".q{brotli_quality}.br"
-        todo.append((path, cache / key))
-    sources = {kept: path for path, kept in todo if not kept.is_file()}  # one per content
-    missing = sorted(sources, key=lambda kept: -sources[kept].stat().st_size)  # big first
+        # The memory snapshot (30 MB) would take minutes at 11; 9 is 6 % larger.
+        quality = brotli_quality if len(data) < HUGE_FILE else min(brotli_quality, 9)
+        key = hashlib.sha256(data).hexdigest() + f".q{quality}.br"
+        todo.append((path, cache / key, quality))
+    sources = {kept: (path, quality) for path, kept, quality in todo
+               if not kept.is_file()}  # one per content
+    missing = sorted(sources, key=lambda kept: -sources[kept][0].stat().st_size)  # big first
     if missing:
         cache.mkdir(parents=True, exist_ok=True)
         workers = max(1, min(len(missing), os.cpu_count() or 1))
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            compressed = pool.map(_brotli, [sources[k] for k in missing],
-                                  [brotli_quality] * len(missing))
+            compressed = pool.map(_brotli, [sources[k][0] for k in missing],
+                                  [sources[k][1] for k in missing])
             for kept, br in zip(missing, compressed, strict=True):
                 tmp = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
                 tmp.write_bytes(br)
                 os.replace(tmp, kept)
-    for path, kept in todo:
+    for path, kept, _quality in todo:
         br = kept.read_bytes()
         if len(br) < path.stat().st_size * 0.95:
             path.with_name(path.name + ".br").write_bytes(br)

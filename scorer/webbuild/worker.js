@@ -11,6 +11,7 @@
 
 const BASE = new URL("./", self.location.href);
 const APP_PATH = "__APP_PATH__"; // where app.zip goes in Python's file system
+const SNAPSHOT = "__SNAPSHOT__"; // the memory snapshot's file (or null), made at build time
 const flet_js = { documentUrl: BASE.href, args: {} };
 self.flet_js = flet_js;
 const mark = (what) => console.debug(`Tarabish worker: ${what} at ${performance.now().toFixed(0)} ms`);
@@ -22,19 +23,43 @@ const archive = fetch(new URL("__APP_ARCHIVE__", BASE)).then((response) => {
   return response.arrayBuffer();
 });
 archive.catch(() => {}); // reported when awaited below
+// The snapshot only if this phone has kept it: the service worker fetches it after the
+// first start (30 MB in memory, about 5 MB to download), never before the first screen.
+const snapshot = SNAPSHOT && self.caches
+  ? caches.match(new URL(SNAPSHOT, BASE).href)
+    .then((hit) => (hit ? hit.arrayBuffer() : null)).catch(() => null)
+  : Promise.resolve(null);
 
 async function startPython() {
   const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", BASE).href);
-  const pyodide = await loadPyodide({
+  const options = {
     indexURL: new URL("pyodide/", BASE).href,
     env: { PYDANTIC_DISABLE_PLUGINS: "__all__" }, // no pydantic plug-ins on the phone
-  });
+  };
+  const heap = await snapshot;
+  if (heap) {
+    // The interpreter as it was once started and Flet imported (snapshot.mjs).
+    try {
+      const pyodide = await loadPyodide({ ...options, _loadSnapshot: heap });
+      mark("Python runtime ready (memory snapshot)");
+      return await startApp(pyodide);
+    } catch (error) {
+      console.warn("Tarabish worker: starting without the memory snapshot:", error);
+    }
+  }
+  const pyodide = await loadPyodide(options);
   mark("Python runtime ready");
+  return await startApp(pyodide);
+}
+
+async function startApp(pyodide) {
   pyodide.registerJsModule("flet_js", flet_js);
   pyodide.FS.writeFile(APP_PATH, new Uint8Array(await archive));
   mark("app archive in place");
   await pyodide.runPythonAsync(`
-import sys, zipfile
+import importlib, random, sys, zipfile
+random.seed()  # a snapshot's generator state is every phone's: fresh entropy for each start
+importlib.invalidate_caches()
 APP = ${JSON.stringify(APP_PATH)}
 NATIVE = "/home/pyodide/__pypackages__"
 # Packages with compiled modules must be real files; everything else imports from the zip.
