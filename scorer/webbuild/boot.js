@@ -35,8 +35,9 @@
       await globalThis.jsDisconnect(appId);
       throw status;
     }
-    // The first screen is up: now the service worker may fetch the rest of the site
-    // (the memory snapshot among it) without slowing this start down.
+    // Python is connected and draws the first screen: a little later the service
+    // worker may fetch the rest of the site (the memory snapshot among it) without
+    // slowing this start down.
     setTimeout(() => {
       const keeper = navigator.serviceWorker && navigator.serviceWorker.controller;
       if (keeper) keeper.postMessage("cache-site");

@@ -18,14 +18,14 @@ const mark = (what) => console.debug(`Tarabish worker: ${what} at ${performance.
 
 // Everything at once: the app archive downloads (or comes from the service
 // worker's cache) while the runtime compiles.
-const archive = fetch(new URL("__APP_ARCHIVE__", BASE)).then((response) => {
+let archive = fetch(new URL("__APP_ARCHIVE__", BASE)).then((response) => {
   if (!response.ok) throw new Error(`app archive: HTTP ${response.status}`);
   return response.arrayBuffer();
 });
 archive.catch(() => {}); // reported when awaited below
 // The snapshot only if this phone has kept it: the service worker fetches it after the
 // first start (30 MB in memory, about 5 MB to download), never before the first screen.
-const snapshot = SNAPSHOT && self.caches
+let snapshot = SNAPSHOT && self.caches
   ? caches.match(new URL(SNAPSHOT, BASE).href)
     .then((hit) => (hit ? hit.arrayBuffer() : null)).catch(() => null)
   : Promise.resolve(null);
@@ -37,6 +37,7 @@ async function startPython() {
     env: { PYDANTIC_DISABLE_PLUGINS: "__all__" }, // no pydantic plug-ins on the phone
   };
   const heap = await snapshot;
+  snapshot = null; // let go of the 30 MB once used
   if (heap) {
     // The interpreter as it was once started and Flet imported (snapshot.mjs).
     try {
@@ -77,7 +78,7 @@ runpy.run_module("main", run_name="__main__")
 }
 
 const started = startPython();
-started.catch(() => {}); // reported when the page connects
+started.catch(() => {}).finally(() => { archive = null; }); // errors: reported on connect
 
 function toPage(message) {
   // A Python bytes object (JsProxy): hand its fresh copy's buffer to the page.
