@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import re
 import subprocess
 import sys
 import sysconfig
@@ -26,6 +27,7 @@ from scorer.webbuild.site import (
     BuildError,
     _precompress,
     _prepare,
+    _write_worker,
     app_archive,
     app_members,
     lift_pure_wheels,
@@ -326,3 +328,15 @@ def test_compressed_copies_come_from_the_cache_when_a_file_is_unchanged(tmp_path
     (site / "index.html.br").unlink()
     _precompress(site, 5, cache)
     assert (site / "index.html.br").read_bytes() == b"from the cache"
+
+
+def test_without_a_snapshot_the_worker_starts_python_from_scratch(tmp_path: Path) -> None:
+    """A build without Node.js has no memory snapshot: worker.js names none (and never
+    asks the cache for one); with one, it names that file."""
+    _write_worker(tmp_path, None)
+    worker = (tmp_path / "worker.js").read_text(encoding="utf-8")
+    assert "const SNAPSHOT = null;" in worker
+    assert not re.search(r'"__[A-Z_]+__"', worker)  # every placeholder filled
+    _write_worker(tmp_path, "python-snapshot-0123.bin")
+    assert 'const SNAPSHOT = "python-snapshot-0123.bin";' in (tmp_path / "worker.js").read_text(
+        encoding="utf-8")
