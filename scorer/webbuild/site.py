@@ -106,11 +106,13 @@ class SiteReport:
 def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool = True,
                brotli_quality: int = 11, precompile: bool = True,
                compressed_cache: Path | None = None,
-               snapshot: bool = True) -> SiteReport:
+               snapshot: bool | None = None) -> SiteReport:
     """Write the whole site to `out` (emptied first if it holds an earlier build).
     `compressed_cache`: a folder keeping brotli copies by content (default
     ~/.cache/tarabish/brotli), so a rebuild compresses only what changed.
-    `snapshot`: make a memory snapshot of the phone's Python (needs Node.js)."""
+    `snapshot`: make a memory snapshot of the phone's Python (needs Node.js); by default
+    only with precompressed copies: it is 31 MB as it is (5 MB brotli), and a host that
+    compresses on its own may not compress it."""
     from flet_web import get_package_web_dir
 
     base = "/" + base.strip("/") + "/" if base.strip("/") else "/"
@@ -131,6 +133,8 @@ def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool
     (out / APP_ARCHIVE).write_bytes(app_archive(wheels, precompile, deflate, members))
     if precompile:
         compile_stdlib(out / "pyodide" / "python_stdlib.zip", deflate, members)
+    if snapshot is None:
+        snapshot = precompress
     _write_worker(out, make_snapshot(out, members) if snapshot and precompile else None)
     version = write_service_worker(out)
     files = site_files(out)
