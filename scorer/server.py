@@ -94,7 +94,9 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
     import flet_web.fastapi as flet_fastapi
 
     from scorer.app.main import main
+    from scorer.app.router import import_views
 
+    import_views()  # screens are imported when first shown; a server has them ready
     CONFIG.data_dir = Path(data_dir).expanduser() if data_dir is not None else None
     if not ASSETS_DIR.is_dir():
         logger.warning("assets folder not found: %s (suit symbols may not draw)", ASSETS_DIR)

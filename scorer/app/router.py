@@ -3,6 +3,7 @@ so a phone that slept or reloaded comes back to the same place."""
 
 from __future__ import annotations
 
+import importlib
 import logging
 import re
 from collections.abc import Callable
@@ -14,12 +15,6 @@ from scorer.app.actions import game_topic
 from scorer.app.context import AppContext
 from scorer.app.theme import PAD
 from scorer.app.views.common import message_view
-from scorer.app.views.home import home_view
-from scorer.app.views.new_game import new_game_view
-from scorer.app.views.past_games import past_games_view
-from scorer.app.views.record_hand import record_hand_view
-from scorer.app.views.sheet import sheet_view
-from scorer.app.views.statistics import statistics_view
 from scorer.terminal_text import one_line
 
 logger = logging.getLogger(__name__)
@@ -40,15 +35,38 @@ def _extra_routes() -> list[tuple[str, Builder]]:
     return list(ROUTES)
 
 
+VIEW_MODULES = ("home", "new_game", "past_games", "statistics", "sheet", "record_hand")
+"""Screens imported when first shown: a phone alone, which runs all this Python at
+each start, shows its first screen sooner (the sheet's chart library, the forms)."""
+
+
+def _view(module: str, name: str) -> Callable[..., ft.View]:
+    built: Callable[..., ft.View] = getattr(
+        importlib.import_module(f"scorer.app.views.{module}"), name)
+    return built
+
+
+def import_views() -> None:
+    """Import every screen now (the table server at start; a phone once it shows one)."""
+    for module in VIEW_MODULES:
+        importlib.import_module(f"scorer.app.views.{module}")
+    try:
+        from scorer.app.views.reference_routes import import_views as import_reference_views
+    except ImportError:
+        return
+    import_reference_views()
+
+
 ROUTES: list[tuple[str, Builder]] = [
-    (r"/", lambda ctx, _p, _q: home_view(ctx)),
-    (r"/new", lambda ctx, _p, q: new_game_view(ctx, q.get("again"))),
-    (r"/games", lambda ctx, _p, q: past_games_view(ctx, q.get("page"))),
-    (r"/stats", lambda ctx, _p, _q: statistics_view(ctx)),
-    (rf"/game/{GAME}", lambda ctx, p, _q: sheet_view(ctx, p["gid"])),
-    (rf"/game/{GAME}/hand", lambda ctx, p, _q: record_hand_view(ctx, p["gid"])),
+    (r"/", lambda ctx, _p, _q: _view("home", "home_view")(ctx)),
+    (r"/new", lambda ctx, _p, q: _view("new_game", "new_game_view")(ctx, q.get("again"))),
+    (r"/games", lambda ctx, _p, q: _view("past_games", "past_games_view")(ctx, q.get("page"))),
+    (r"/stats", lambda ctx, _p, _q: _view("statistics", "statistics_view")(ctx)),
+    (rf"/game/{GAME}", lambda ctx, p, _q: _view("sheet", "sheet_view")(ctx, p["gid"])),
+    (rf"/game/{GAME}/hand",
+     lambda ctx, p, _q: _view("record_hand", "record_hand_view")(ctx, p["gid"])),
     (rf"/game/{GAME}/hand/(?P<n>[0-9]{{1,4}})",
-     lambda ctx, p, _q: record_hand_view(ctx, p["gid"], int(p["n"]))),
+     lambda ctx, p, _q: _view("record_hand", "record_hand_view")(ctx, p["gid"], int(p["n"]))),
 ]
 
 

@@ -17,6 +17,7 @@ import flet as ft
 
 from scorer.app import CONFIG
 from scorer.app.main import main
+from scorer.app.router import VIEW_MODULES
 from scorer.app.store_access import use_store
 from scorer.browser.durable import DurableSender
 from scorer.browser.storage import BrowserGameStore, IndexedDBFolder
@@ -60,13 +61,29 @@ class Phone:
             logger.exception("could not show a storage failure")
 
 
+async def import_views_later(delay_s: float = 1.0) -> None:
+    """The other screens' modules, one at a time once the first screen is up, so the
+    first tap on each does not wait for its import (the first screen did not)."""
+    import importlib
+
+    await asyncio.sleep(delay_s)
+    for module in (*VIEW_MODULES, "reference_routes"):
+        importlib.import_module(f"scorer.app.views.{module}")
+        await asyncio.sleep(0.05)  # taps in between are served first
+
+
+def phone_main(page: ft.Page) -> None:
+    main(page)
+    page.run_task(import_views_later)
+
+
 def run() -> Phone:
     """Start the app in this browser (one phone, no server)."""
     import flet_js  # Flet's bridge to the page
 
     CONFIG.alone = True
     phone = Phone()
-    ft.run(main, before_main=phone.before_main)
+    ft.run(phone_main, before_main=phone.before_main)
     connect = flet_js.start_connection
 
     async def start_connection(send_callback: Any) -> None:

@@ -26,7 +26,8 @@ def register(sub: Any) -> None:
                    help="the path the site is served under, e.g. /tarabish/ for a GitHub "
                    "Pages project site (default: %(default)s)")
     p.add_argument("--no-precompress", dest="precompress", action="store_false",
-                   help="do not write .gz and .br copies of the files")
+                   help="do not write .gz and .br copies of the files (nor the memory "
+                   "snapshot of Python: 31 MB as it is)")
     p.add_argument("--wheel-cache", metavar="DIR", default=None,
                    help="where downloaded wheels are kept (default: ~/.cache/tarabish/wheels)")
     p.set_defaults(run=run)

@@ -6,8 +6,6 @@ import io
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
-import segno
-
 LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 
 
@@ -62,6 +60,8 @@ def qr_png(text: str, scale: int = 8) -> bytes:
     """A QR code of `text` as PNG bytes: black on white with the standard quiet
     zone, so it scans on a dark screen too."""
     buf = io.BytesIO()
+    import segno  # imported when a code is drawn: not on a phone alone's start path
+
     segno.make(text, error="m", micro=False).save(buf, kind="png", scale=scale, border=4,
                                                    dark="#000000", light="#ffffff")
     return buf.getvalue()
@@ -70,5 +70,7 @@ def qr_png(text: str, scale: int = 8) -> bytes:
 def qr_text(text: str) -> str:
     """A QR code of `text` for a terminal (half blocks, two rows per line)."""
     buf = io.StringIO()
+    import segno
+
     segno.make(text, error="m", micro=False).terminal(out=buf, compact=True, border=2)
     return buf.getvalue()

@@ -1,7 +1,62 @@
-// Start Tarabish: put the service worker in charge, then start Flutter.
-// Written by `tarabish build-web`; replaces flutter_bootstrap.js's own <script>.
+// Start Tarabish: put the service worker in charge, then start Flutter and the
+// Python worker side by side. Written by `tarabish build-web`; replaces
+// flutter_bootstrap.js's own <script> and Flet's python.js (the page's bridge to
+// Python: jsConnect, jsSend, jsDisconnect, called by Flutter's Dart code).
 "use strict";
 (function () {
+  // -- the bridge to the Python worker (worker.js) ------------------------------
+  let python = null; // {worker, frames: Dart's callback, status: resolves on "initialized"/error}
+
+  function startPython() {
+    if (python) return python;
+    const worker = new Worker("worker.js", { type: "module" });
+    const started = { worker, frames: null, status: null };
+    worker.onmessage = (event) => {
+      if (typeof event.data === "string") {
+        if (started.status) started.status(event.data);
+      } else if (started.frames) {
+        started.frames(event.data);
+      }
+    };
+    worker.postMessage({ documentUrl: document.URL });
+    python = started;
+    return started;
+  }
+
+  globalThis.jsConnect = async function (appId, args, dartOnMessage) {
+    const started = startPython();
+    started.frames = dartOnMessage;
+    const status = await new Promise((resolve) => {
+      started.status = resolve;
+      started.worker.postMessage({ connect: JSON.parse(JSON.stringify(args ?? {})) });
+    });
+    if (status !== "initialized") {
+      console.error("Python worker init error:", status);
+      await globalThis.jsDisconnect(appId);
+      throw status;
+    }
+    // Python is connected and draws the first screen: a little later the service
+    // worker may fetch the rest of the site (the memory snapshot among it) without
+    // slowing this start down.
+    setTimeout(() => {
+      const keeper = navigator.serviceWorker && navigator.serviceWorker.controller;
+      if (keeper) keeper.postMessage("cache-site");
+    }, 2000);
+  };
+
+  globalThis.jsSend = async function (appId, data) {
+    // The Dart side gives its buffer away: no copy.
+    if (python) python.worker.postMessage(data, [data.buffer]);
+  };
+
+  globalThis.jsDisconnect = async function (appId) {
+    if (!python) return;
+    python.worker.onmessage = null;
+    python.worker.terminate();
+    python = null;
+  };
+
+  // -- service worker, then Flutter ----------------------------------------------
   const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const takeover = (sw) => new Promise((resolve) =>
     sw.addEventListener("controllerchange", resolve, { once: true }));
@@ -24,6 +79,8 @@
   async function boot() {
     const sw = navigator.serviceWorker;
     if (!sw) return; // plain HTTP on a LAN address: works, but not offline
+    // A page the service worker already serves: Python starts now, from its cache.
+    if (sw.controller) startPython();
     if (navigator.storage && navigator.storage.persist) {
       navigator.storage.persist().catch(() => {}); // ask the browser never to evict the games
     }
@@ -52,10 +109,7 @@
   }
 
   boot().catch((error) => console.warn("Tarabish: no offline copy", error)).finally(() => {
+    startPython(); // first visit: now that the service worker keeps what it fetches
     startFlutter();
-    flet.flutterAppLoaded.then(() => setTimeout(() => {
-      const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
-      if (worker) worker.postMessage("cache-site");
-    }, 2000));
   });
 })();

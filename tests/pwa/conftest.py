@@ -50,7 +50,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         return Path(reuse)
     out = tmp_path_factory.mktemp("pwa") / "site"
     wheels = download(read_pins(REPO_ROOT / "uv.lock"), default_cache_dir())
-    build_site(out, wheels, precompress=False)
+    build_site(out, wheels, precompress=False, snapshot=True)
     return out
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 from pwa_phone import Phone
 from table_steps import (
@@ -199,3 +200,63 @@ def test_a_new_deployment_is_used_on_the_next_visit_and_games_stay(
         see(page, "Hand 1: Dee deals, Ann speaks and leads")
     finally:
         server.stop()
+
+
+# -- the memory snapshot -------------------------------------------------------------------------
+
+
+def snapshot_name(site: Path) -> str:
+    match = re.search(r'const SNAPSHOT = "([^"]+)"', (site / "worker.js").read_text("utf-8"))
+    if match is None:
+        pytest.skip("built without Node.js: no memory snapshot")
+    return match.group(1)
+
+
+def start_then_offline(phone: Phone, site: Path, open_phone_site: Open) -> tuple[Page, list[str]]:
+    """First visit, wait until the service worker keeps the snapshot (it fetches the
+    rest of the site once the first screen is up), then open the site again with the
+    file host gone."""
+    name = snapshot_name(site)
+    server = SiteServer(site).start()
+    try:
+        page = phone.new_page()
+        said: list[str] = []
+        page.on("console", lambda message: said.append(message.text))
+        open_phone_site(page, server.url)
+        kept = "name => caches.match(name).then(hit => hit !== undefined)"
+        for _ in range(120):
+            if page.evaluate(kept, name):
+                break
+            page.wait_for_timeout(500)
+        assert page.evaluate(kept, name)
+    finally:
+        server.stop()
+    said.clear()
+    open_phone_site(page, server.url)  # served by the service worker alone
+    return page, said
+
+
+def test_a_phone_that_keeps_the_memory_snapshot_starts_from_it(
+    phone: Phone, built_site: Path, open_phone_site: Open,
+) -> None:
+    page, said = start_then_offline(phone, built_site, open_phone_site)
+    assert any("Python runtime ready (memory snapshot)" in line for line in said), said
+    start_game(page)  # pydantic, the rules and the store, imported after the snapshot
+    page.goto(page.url.split("#")[0] + "#/")
+    page.reload()
+    open_phone_site(page, page.url, first_text="Resume")
+
+
+def test_a_snapshot_that_cannot_be_used_is_left_aside(
+    phone: Phone, built_site: Path, open_phone_site: Open, tmp_path: Path,
+) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(built_site, site)
+    snapshot = site / snapshot_name(site)
+    snapshot.write_bytes(b"not a snapshot" * 1000)  # say, a runtime that changed under it
+    for stale in (".br", ".gz"):
+        snapshot.with_name(snapshot.name + stale).unlink(missing_ok=True)
+    write_service_worker(site)
+    page, said = start_then_offline(phone, site, open_phone_site)
+    assert any("starting without the memory snapshot" in line for line in said), said
+    start_game(page)

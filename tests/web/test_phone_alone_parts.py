@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import re
 import subprocess
 import sys
 import sysconfig
@@ -19,7 +20,20 @@ from in_thread import run_async
 from scorer.app.game_files import MAX_FILE_BYTES, NotAGameFile, read_game_file
 from scorer.browser.durable import DurableSender
 from scorer.rights.owner import PHONE_DEVICE, OwnerRights
-from scorer.webbuild.site import APP_SKIPPED, APP_SOURCES, BuildError, _prepare, app_archive
+from scorer.webbuild.site import (
+    APP_SKIPPED,
+    APP_SOURCES,
+    NATIVE,
+    BuildError,
+    _precompress,
+    _prepare,
+    _write_worker,
+    app_archive,
+    app_members,
+    lift_pure_wheels,
+    stdlib_needs,
+)
+from scorer.webbuild.stdlib_needs import imports_of
 from scorer.webbuild.wheels import BROWSER_PACKAGES, PLATFORM, read_pins
 
 REPO = Path(__file__).resolve().parents[2]
@@ -187,6 +201,7 @@ class NotOnThePhone(importlib.abc.MetaPathFinder):
 
 sys.meta_path.insert(0, NotOnThePhone())
 import scorer.browser.start, scorer.app.router
+scorer.app.router.import_views()  # every screen, as the phone imports them once started
 for m in list(sys.modules.values()):
     f = getattr(m, "__file__", None)
     if f:
@@ -216,3 +231,112 @@ def test_everything_the_phone_imports_is_in_the_site() -> None:
         else:
             outside.add(str(path))
     assert not outside, f"imported on the phone but not in the site: {sorted(outside)}"
+
+
+# -- what the phone downloads -------------------------------------------------------------------
+
+
+def test_pure_wheels_are_imported_from_the_zip_and_compiled_ones_written_out() -> None:
+    members = {
+        "main.py": b"", "scorer/app/main.py": b"",
+        f"{NATIVE}flet/__init__.pyc": b"", f"{NATIVE}flet-1.0.5.dist-info/METADATA": b"",
+        f"{NATIVE}pydantic_core/_pydantic_core.cpython-314-wasm32-emscripten.so": b"",
+        f"{NATIVE}pydantic_core/__init__.pyc": b"",
+        f"{NATIVE}pydantic_core-2.50.4.dist-info/METADATA": b"",
+    }
+    assert set(lift_pure_wheels(members)) == {
+        "main.py", "scorer/app/main.py", "flet/__init__.pyc", "flet-1.0.5.dist-info/METADATA",
+        f"{NATIVE}pydantic_core/_pydantic_core.cpython-314-wasm32-emscripten.so",
+        f"{NATIVE}pydantic_core/__init__.pyc", f"{NATIVE}pydantic_core-2.50.4.dist-info/METADATA",
+    }
+    with pytest.raises(BuildError, match="replace the app's own"):
+        lift_pure_wheels({"scorer/x.py": b"", f"{NATIVE}scorer/x.py": b""})
+
+
+def test_imports_are_found_wherever_they_are_written() -> None:
+    source = """
+import json, xml.dom.minidom as md
+from . import sibling
+from ..other import thing
+from email import message
+def later():
+    import csv
+    importlib.import_module("zipfile")
+    __import__("gzip")
+if TYPE_CHECKING:
+    import tkinter
+if __name__ == "__main__":
+    import argparse
+"""
+    found = imports_of(source, "pkg.sub.mod", is_package=False)
+    assert {"json", "xml", "xml.dom", "xml.dom.minidom", "pkg.sub", "pkg.sub.sibling",
+            "pkg.other", "pkg.other.thing", "email", "email.message", "csv", "zipfile",
+            "gzip"} <= found
+    assert not {"tkinter", "argparse"} & found  # never run when the module is imported
+    assert imports_of("from . import a", "pkg", is_package=True) == {"pkg", "pkg.a"}
+
+
+STDLIB_IMPORTS = PHONE_IMPORTS.split("import scorer.browser.start")[0] + """
+before = set(sys.modules)
+import scorer.browser.start, scorer.app.router
+scorer.app.router.import_views()
+print(" ".join(sorted(set(sys.modules) - before)))
+"""
+
+
+@pytest.mark.slow
+def test_the_phones_standard_library_keeps_every_module_the_app_imports() -> None:
+    """The trimmed python_stdlib.zip (build-web with Node.js) holds every standard
+    library module the app imports here, on every screen: a missing one would stop
+    the phone with an ImportError."""
+    import shutil
+
+    from flet_web import get_package_web_dir
+
+    if shutil.which("node") is None:
+        pytest.skip("Node.js is not installed: build-web ships the whole standard library")
+    from scorer.webbuild.wheels import default_cache_dir, download
+
+    needed = stdlib_needs(app_members(download(read_pins(REPO / "uv.lock"), default_cache_dir())))
+    assert needed is not None
+    with zipfile.ZipFile(Path(get_package_web_dir()) / "pyodide" / "python_stdlib.zip") as zf:
+        phone_stdlib = {n.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+                        for n in zf.namelist() if n.endswith(".py")}
+    vendored = ",".join(name.lower().replace("_", "-") for name in BROWSER_PACKAGES)
+    done = subprocess.run([sys.executable, "-c", STDLIB_IMPORTS, vendored],
+                          capture_output=True, text=True, cwd=REPO, check=True)
+    imported = {name for name in done.stdout.split() if name in phone_stdlib}
+    assert "asyncio" in needed and "encodings.utf_8" in needed
+    assert imported - needed == set()
+    assert not {"tkinter", "idlelib", "turtledemo", "unittest.mock"} & needed
+
+
+def test_compressed_copies_come_from_the_cache_when_a_file_is_unchanged(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    page = b"<html>" + b"tarabish " * 500 + b"</html>"
+    (site / "index.html").write_bytes(page)
+    (site / "tiny.js").write_bytes(b"x")  # too small to be worth it
+    cache = tmp_path / "cache"
+    _precompress(site, 5, cache)
+    import brotli
+
+    assert brotli.decompress((site / "index.html.br").read_bytes()) == page
+    assert not (site / "tiny.js.br").exists()
+    (kept,) = cache.iterdir()
+    kept.write_bytes(b"from the cache")
+    (site / "index.html.br").unlink()
+    _precompress(site, 5, cache)
+    assert (site / "index.html.br").read_bytes() == b"from the cache"
+
+
+def test_without_a_snapshot_the_worker_starts_python_from_scratch(tmp_path: Path) -> None:
+    """A build without Node.js has no memory snapshot: worker.js names none (and never
+    asks the cache for one); with one, it names that file."""
+    _write_worker(tmp_path, None)
+    worker = (tmp_path / "worker.js").read_text(encoding="utf-8")
+    assert "const SNAPSHOT = null;" in worker
+    assert not re.search(r'"__[A-Z_]+__"', worker)  # every placeholder filled
+    _write_worker(tmp_path, "python-snapshot-0123.bin")
+    assert 'const SNAPSHOT = "python-snapshot-0123.bin";' in (tmp_path / "worker.js").read_text(
+        encoding="utf-8")
