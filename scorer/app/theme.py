@@ -24,7 +24,15 @@ def build_theme(mode: ft.Brightness) -> ft.Theme:
     # No page transitions: a screen that slides in while a thumb is already
     # tapping sends the tap to the wrong button.
     still = ft.PageTransitionTheme.NONE
+    shape = ft.RoundedRectangleBorder(radius=RADIUS)
+    # Button shapes (and the outlined toggles' tight padding) live in the theme:
+    # a style on each of a screen's 30 buttons was a third of what a screen
+    # switch sent, and each one is read again by the phone.
     return ft.Theme(
+        outlined_button_theme=ft.OutlinedButtonTheme(style=ft.ButtonStyle(
+            shape=shape, padding=ft.Padding.symmetric(horizontal=6, vertical=4))),
+        filled_button_theme=ft.FilledButtonTheme(style=ft.ButtonStyle(shape=shape)),
+        text_button_theme=ft.TextButtonTheme(style=ft.ButtonStyle(shape=shape)),
         color_scheme_seed=ft.Colors.GREEN,
         font_family=SUIT_FONT,
         visual_density=ft.VisualDensity.STANDARD,

@@ -35,7 +35,6 @@ def big_button(
         tooltip=tooltip,
         height=height,
         expand=True,
-        style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=RADIUS)),
     )
 
 
@@ -66,22 +65,19 @@ class Keep:
         return self._made.get(key)
 
 
-def toggle_style(selected: bool) -> ft.ButtonStyle:
+def toggle_style(selected: bool) -> ft.ButtonStyle | None:
     """Filled when chosen, outlined otherwise (one button class for both, so a
-    kept toggle can change state in place)."""
-    shape = ft.RoundedRectangleBorder(radius=RADIUS)
-    padding = ft.Padding.symmetric(horizontal=6, vertical=4)
-    if selected:
-        return ft.ButtonStyle(
-            bgcolor={ft.ControlState.DISABLED: ft.Colors.SURFACE_CONTAINER_HIGHEST,
-                     ft.ControlState.DEFAULT: ft.Colors.PRIMARY},
-            color={ft.ControlState.DISABLED: ft.Colors.ON_SURFACE_VARIANT,
-                   ft.ControlState.DEFAULT: ft.Colors.ON_PRIMARY},
-            elevation=0, shape=shape, padding=padding,
-        )
-    # Unchosen: an outlined button's own colours (Material 3), so the style sent
-    # to the phone for each of a screen's many toggles is small.
-    return ft.ButtonStyle(shape=shape, padding=padding)
+    kept toggle can change state in place). Shape and padding come from the
+    theme (`scorer.app.theme`); an unchosen toggle sends no style at all."""
+    if not selected:
+        return None
+    return ft.ButtonStyle(
+        bgcolor={ft.ControlState.DISABLED: ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                 ft.ControlState.DEFAULT: ft.Colors.PRIMARY},
+        color={ft.ControlState.DISABLED: ft.Colors.ON_SURFACE_VARIANT,
+               ft.ControlState.DEFAULT: ft.Colors.ON_PRIMARY},
+        elevation=0,
+    )
 
 
 def toggle(
@@ -117,25 +113,36 @@ def toggle(
 
 
 def suit_label(code: str, dark: bool, size: int = 26, word: bool = True) -> ft.Control:
-    """♥ with 'Hearts' under it; red for hearts and diamonds."""
-    symbol = ft.Text(SUIT_SYMBOLS[code], size=size if code != "NT" else size * 0.7,
-                     color=suit_color(code, dark), weight=ft.FontWeight.BOLD,
-                     semantics_label=None if word else SUIT_WORDS[code].lower())
+    """♥ with 'Hearts' under it (one text: a screen switch builds fewer
+    controls); red for hearts and diamonds."""
+    symbol_size = size if code != "NT" else size * 0.7
     if not word:
-        return symbol
-    return ft.Column(
-        [symbol, ft.Text(SUIT_WORDS[code], size=11)],
-        spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER, tight=True,
-    )
+        return ft.Text(SUIT_SYMBOLS[code], size=symbol_size, color=suit_color(code, dark),
+                       weight=ft.FontWeight.BOLD, semantics_label=SUIT_WORDS[code].lower())
+    return ft.Text(spans=[
+        ft.TextSpan(SUIT_SYMBOLS[code], style=ft.TextStyle(
+            size=symbol_size, color=suit_color(code, dark), weight=ft.FontWeight.BOLD)),
+        ft.TextSpan(f"\n{SUIT_WORDS[code]}", style=ft.TextStyle(size=11)),
+    ], text_align=ft.TextAlign.CENTER)
 
 
-def section(title: str, *controls: ft.Control, note: str | None = None) -> ft.Control:
-    """A titled group of controls on a screen."""
+SECTION_SPACING = 8
+
+
+def section_controls(title: str, *controls: ft.Control, note: str | None = None
+                     ) -> list[ft.Control]:
+    """A section's title (and note) over its controls, for a column of one's own
+    with `SECTION_SPACING`."""
     head: list[ft.Control] = [ft.Text(title, size=15, weight=ft.FontWeight.BOLD,
                                       color=ft.Colors.PRIMARY)]
     if note:
         head.append(ft.Text(note, size=13, color=ft.Colors.ON_SURFACE_VARIANT))
-    return ft.Column([*head, *controls], spacing=8)
+    return [*head, *controls]
+
+
+def section(title: str, *controls: ft.Control, note: str | None = None) -> ft.Control:
+    """A titled group of controls on a screen."""
+    return ft.Column(section_controls(title, *controls, note=note), spacing=SECTION_SPACING)
 
 
 END_SEAT_WIDTH = 140
@@ -166,13 +173,9 @@ def table_layout(seats: Mapping[int, ft.Control], center: ft.Control) -> ft.Cont
 def felt(*lines: str, width: int = 110, height: int = 96) -> ft.Control:
     """The green table in the middle of a seating picture."""
     return ft.Container(
-        content=ft.Column(
-            [ft.Text(line, size=12, color=ft.Colors.WHITE, text_align=ft.TextAlign.CENTER,
-                     max_lines=2, overflow=ft.TextOverflow.ELLIPSIS) for line in lines],
-            alignment=ft.MainAxisAlignment.CENTER,
-            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-            spacing=2,
-        ),
+        content=ft.Text("\n".join(lines), size=12, color=ft.Colors.WHITE,
+                        text_align=ft.TextAlign.CENTER, max_lines=2 * len(lines),
+                        overflow=ft.TextOverflow.ELLIPSIS),
         width=width,
         height=height,
         bgcolor=ft.Colors.GREEN_800,
@@ -194,8 +197,7 @@ def number_pad(
         def make() -> ft.Control:
             return ft.OutlinedButton(
                 content=ft.Text(label, size=24, weight=ft.FontWeight.W_600),
-                height=TAP, expand=True,
-                style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=RADIUS)), **props,
+                height=TAP, expand=True, **props,
             )
 
         return keep.control(f"pad-{label}", make, props) if keep is not None else make()

@@ -39,7 +39,7 @@ def test_each_tap_on_record_hand_comes_back_as_one_small_message(
         phone.wait_for("Who called?")
         sizes, said = tap(phone, "Bob")  # Ann deals
         assert len(sizes) == 1 and "Tap the trump suit" in said
-        sizes, said = tap(phone, "Hearts")
+        sizes, said = tap(phone, "♥")
         assert len(sizes) == 1 and "Enter the trick points" in said
         for digit, figure, other in (("9", "9", "153"), ("0", "90", "72")):
             sizes, said = tap(phone, digit)

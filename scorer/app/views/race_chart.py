@@ -9,7 +9,6 @@ from rules.game_summary import RacePoint, race
 from rules.ruling import Outcome
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
-from scorer.app.theme import RADIUS
 
 CHART_HEIGHT = 230
 #: Team colours that stay apart in light and dark, and from the bait marks.
@@ -136,8 +135,6 @@ def race_panel(ctx: AppContext, model: GameModel) -> ft.Control:
         fill()
         holder.update()
 
-    toggle_button = ft.TextButton(on_click=flip, height=48,
-                                  style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(
-                                      radius=RADIUS)))
+    toggle_button = ft.TextButton(on_click=flip, height=48)
     fill()
     return holder

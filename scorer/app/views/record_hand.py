@@ -16,12 +16,14 @@ from scorer.app.theme import BAIT, MADE, RADIUS
 from scorer.app.views.common import app_bar, message_view, screen
 from scorer.app.widgets import (
     END_SEAT_WIDTH,
+    SECTION_SPACING,
     Keep,
     big_button,
     felt,
     notice,
     number_pad,
     section,
+    section_controls,
     small_toggle,
     suit_label,
     table_layout,
@@ -71,7 +73,8 @@ class RecordHand:
         self.problem = ""
         # Built once: a keyed control rebuilt on every tap would make Flet freeze
         # everything inside it, and the kept keys could not change any more.
-        self.points_anchor = ft.Column(key=ft.ScrollKey("points"))  # type: ignore[call-arg]
+        self.points_anchor = ft.Column(key=ft.ScrollKey("points"),  # type: ignore[call-arg]
+                                       spacing=SECTION_SPACING)
         self.scroller = ft.Column()
         self._dirty: list[ft.Control] = []
         self._drawn: dict[str, object] = {}
@@ -80,12 +83,12 @@ class RecordHand:
         self._caller_options = caller_options(model.game, model.replay, self.position)
         self._trumps = [str(t) for t in trump_options(model.game)]
         # The parts of the screen; `draw()` fills them in.
-        self.trump_part = ft.Column(spacing=8)
+        self.trump_part = ft.Column(spacing=SECTION_SPACING)
         self.extras_part = ft.Column(spacing=18)
         self.ending_detail = ft.Column(spacing=10)
         self.figures = [self._figure_box(team) for team in (0, 1)]
         self.figures_row = ft.Row([self.figures[0][0], self.figures[1][0]], spacing=8)
-        self.caller_part = ft.Column()
+        self.caller_part = ft.Column(spacing=SECTION_SPACING)
         self.points_part = self._points()
         self.ruling_plain = ft.Text("", size=15, max_lines=3, overflow=ft.TextOverflow.ELLIPSIS)
         self.ruling_outcome = ft.Text("", size=17, weight=ft.FontWeight.BOLD,
@@ -200,13 +203,13 @@ class RecordHand:
     # --- drawing ---------------------------------------------------------------------------
     def build(self) -> None:
         """Put the screen together (once); `draw()` then fills in what the draft says."""
-        self.caller_part.controls = [self._caller_section()]
+        self.caller_part.controls = self._caller_section()
         self.body.controls = [self.caller_part, self.trump_part, self.extras_part,
                               self.points_anchor]
-        self.trump_part.controls = [self._trump_section()]
+        self.trump_part.controls = self._trump_section()
         self.ending_row.controls = self._ending_toggles()
-        self.points_anchor.controls = [section("Trick points", self.ending_row,
-                                               self.ending_detail)]
+        self.points_anchor.controls = section_controls("Trick points", self.ending_row,
+                                                       self.ending_detail)
         self.draw()
         self._dirty.clear()
 
@@ -321,7 +324,7 @@ class RecordHand:
     def _name(self, seat: int) -> str:
         return self.model.game.names.player(seat)
 
-    def _caller_section(self) -> ft.Control:
+    def _caller_section(self) -> list[ft.Control]:
         options = self._caller_options
 
         def seat_button(option: CallerOption) -> ft.Control:
@@ -341,15 +344,15 @@ class RecordHand:
         parts: list[ft.Control] = [table_layout(seats, middle)]
         parts.extend(ft.Text(o.reason, size=13, color=ft.Colors.ERROR)
                      for o in options if not o.allowed)
-        return section("Who called?", *parts)
+        return section_controls("Who called?", *parts)
 
-    def _trump_section(self) -> ft.Control:
+    def _trump_section(self) -> list[ft.Control]:
         dark = self.ctx.dark
         buttons = [toggle(suit_label(code, dark), self.draft.trump == code,
                           lambda _e, c=code: self.tap_trump(c), height=60,
                           keep=self.keep, key=f"trump-{code}")
                    for code in self._trumps]
-        return section("Trump", ft.Row(buttons, spacing=6))
+        return section_controls("Trump", ft.Row(buttons, spacing=6))
 
     def _extras(self) -> list[ft.Control]:
         if not self.show_runs:
