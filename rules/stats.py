@@ -133,24 +133,14 @@ class StatsFilter(BaseModel):
     relation: Relation = Relation.PARTNERS
 
 
-class PlayerStats(BaseModel):
-    """One player's figures over the games counted."""
+class PlayerStats(SeatFacts):
+    """One player's figures over the games counted: their seats' facts summed."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
     games: int = 0
     wins: int = 0
-    calls: int = 0
-    made: int = 0
-    half_baits: int = 0
-    baits: int = 0
-    call_points: int = 0
-    bellas: int = 0
-    forced_calls: int = 0
-    runs_shown: int = 0
-    runs_scored: int = 0
-    run_points: int = 0
 
     @property
     def average_call_points(self) -> float | None:
@@ -159,7 +149,8 @@ class PlayerStats(BaseModel):
 
     def contract(self) -> dict[str, Any]:
         """The public `tarabish stats --json` form: exactly these keys."""
-        return self.model_dump(include=set(PLAYER_KEYS))
+        dumped = self.model_dump(include=set(PLAYER_KEYS))
+        return {key: dumped[key] for key in PLAYER_KEYS}
 
 
 class PartnershipStats(BaseModel):
