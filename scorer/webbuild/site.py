@@ -40,6 +40,9 @@ import io
 import json
 import re
 import shutil
+import subprocess
+import sys
+import tempfile
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -353,31 +356,17 @@ def with_bytecode(members: dict[str, bytes], sourceless: tuple[str, ...],
     (smaller download; tracebacks there show no source lines); elsewhere both are
     kept. `ddir`: the folder the phone sees them in (for tracebacks).
     Unchanged (with a note) when Node.js is missing or fails: slower, same app."""
-    import shutil
-    import subprocess
-    import sys
-    import tempfile
-
-    from flet_web import get_package_web_dir
-
     node = shutil.which("node")
     if node is None:
         print("build-web: Node.js not found: the phone will compile the Python at each "
               "start (slower). Install Node.js 20+ for a faster app.", file=sys.stderr)
         return members
-    pyodide_dir = Path(get_package_web_dir()) / "pyodide"
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        for name, data in members.items():
-            if name.endswith(".py"):
-                (tmp / name).parent.mkdir(parents=True, exist_ok=True)
-                (tmp / name).write_bytes(data)
-        done = subprocess.run([node, str(HERE / "precompile.mjs"), str(pyodide_dir), str(tmp),
-                               ddir],
-                              capture_output=True, text=True, timeout=900, check=False)
-        if done.returncode != 0:
-            print("build-web: compiling the Python to bytecode failed; the phone will "
-                  "compile it at each start:\n" + done.stderr[-2000:], file=sys.stderr)
+        _write_python(members, tmp)
+        if not _run_node(node, "precompile.mjs", _pyodide_dir(), tmp, ddir,
+                         failed="compiling the Python to bytecode failed; the phone will "
+                                "compile it at each start"):
             return members
         result = dict(members)
         for pyc in tmp.rglob("__pycache__/*.cpython-314.pyc"):
@@ -421,33 +410,46 @@ def _module_of(name: str) -> str:
 def stdlib_needs(app: dict[str, bytes]) -> set[str] | None:
     """Names of the standard library modules the app and its wheels can import, found
     by stdlib_needs.py in the phone's own Python (Node.js); None without Node.js."""
-    import shutil
-    import subprocess
-    import sys
-    import tempfile
-
-    from flet_web import get_package_web_dir
-
     node = shutil.which("node")
     if node is None:
         return None
-    pyodide_dir = Path(get_package_web_dir()) / "pyodide"
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        for name, data in app.items():
-            if name.endswith(".py"):
-                path = tmp / "src" / name.removeprefix(NATIVE)
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(data)
+        _write_python(app, tmp / "src", strip=NATIVE)
         out = tmp / "needs.json"
-        done = subprocess.run([node, str(HERE / "stdlib_needs.mjs"), str(pyodide_dir),
-                               str(tmp / "src"), str(out)],
-                              capture_output=True, text=True, timeout=900, check=False)
-        if done.returncode != 0 or not out.is_file():
-            print("build-web: could not list the standard library the app needs; the "
-                  "phone gets all of it:\n" + done.stderr[-2000:], file=sys.stderr)
+        if not _run_node(node, "stdlib_needs.mjs", _pyodide_dir(), tmp / "src", out,
+                         failed="could not list the standard library the app needs; the "
+                                "phone gets all of it", makes=out):
             return None
         return set(json.loads(out.read_text(encoding="utf-8")))
+
+
+def _pyodide_dir() -> Path:
+    """The Pyodide runtime the phone runs (flet_web's copy)."""
+    from flet_web import get_package_web_dir
+
+    return Path(get_package_web_dir()) / "pyodide"
+
+
+def _write_python(files: dict[str, bytes], folder: Path, strip: str = "") -> None:
+    """The .py files among `files` under `folder`, their names less `strip`."""
+    for name, data in files.items():
+        if name.endswith(".py"):
+            path = folder / name.removeprefix(strip)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+
+
+def _run_node(node: str, script: str, *args: str | Path, failed: str,
+              makes: Path | None = None) -> bool:
+    """Run one of the build's scripts in the phone's own Python under Node.js; whether
+    it worked (and wrote `makes`). If not, says `failed` with the end of its errors."""
+    done = subprocess.run([node, str(HERE / script), *map(str, args)],
+                          capture_output=True, text=True, timeout=900, check=False)
+    if done.returncode == 0 and (makes is None or makes.is_file()):
+        return True
+    print(f"build-web: {failed}:\n" + done.stderr[-2000:], file=sys.stderr)
+    return False
 
 
 # -- the memory snapshot ------------------------------------------------------------------------
@@ -460,7 +462,6 @@ def snapshot_imports(app: dict[str, bytes]) -> list[tuple[str, str | None]]:
     imports its controls when first named), the standard library modules the app
     imports. Whatever turns out to need a compiled module is left out (snapshot.mjs)."""
     import ast
-    import sys
 
     names: set[str] = set()
     stdlib: set[str] = set()
@@ -487,11 +488,6 @@ def make_snapshot(out: Path, app: dict[str, bytes], cache: Path | None = None) -
     without Node.js (the phone then starts Python from scratch, as on a first visit).
     Kept in `cache` by what it was made from: a rebuild of the same site gives the
     same file (a snapshot is not byte-for-byte reproducible)."""
-    import shutil
-    import subprocess
-    import sys
-    import tempfile
-
     node = shutil.which("node")
     if node is None:
         return None
@@ -507,13 +503,10 @@ def make_snapshot(out: Path, app: dict[str, bytes], cache: Path | None = None) -
         with tempfile.TemporaryDirectory() as tmp_name:
             tmp = Path(tmp_name)
             (tmp / "imports.json").write_text(imports, encoding="utf-8")
-            done = subprocess.run(
-                [node, str(HERE / "snapshot.mjs"), str(out / "pyodide"), str(out / APP_ARCHIVE),
-                 PHONE_APP_PATH, str(tmp / "imports.json"), str(tmp / name)],
-                capture_output=True, text=True, timeout=900, check=False)
-            if done.returncode != 0:
-                print("build-web: no memory snapshot (the phone starts Python from scratch "
-                      "each time):\n" + done.stderr[-2000:], file=sys.stderr)
+            if not _run_node(node, "snapshot.mjs", out / "pyodide", out / APP_ARCHIVE,
+                             PHONE_APP_PATH, tmp / "imports.json", tmp / name,
+                             failed="no memory snapshot (the phone starts Python from "
+                                    "scratch each time)"):
                 return None
             cache.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(tmp / name, kept)
