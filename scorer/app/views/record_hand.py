@@ -243,14 +243,13 @@ class RecordHand:
         return node
 
     def _quiet_parts(self, dirty: list[ft.Control]) -> list[ft.Control]:
-        """The parts of the screen on the phone where nothing changed and that hold no
-        part where something did: comparing the whole screen with what the phone
-        has was nine tenths of a tap's server time."""
+        """The parts of the screen on the phone where nothing changed: neither a changed
+        control nor a part holding one is inside them."""
         index = self.ctx.page.session.index
         shown = [p for p in self._parts if index.get(p._i) is p]
         ids = {id(p) for p in shown}
         holding: set[int] = set()
-        for control in dirty:
+        for control in dirty:  # every part above a changed control holds it
             node: ft.BaseControl | None = control
             while node is not None:
                 if id(node) in ids:
@@ -258,17 +257,7 @@ class RecordHand:
                 node = node.parent
         # A changed control on no part of the phone is new: the part it goes into
         # has changed too (its list of controls), and brings it.
-        return [p for p in shown if id(p) not in holding and not any(
-            id(q) in holding and self._within(q, p) for q in shown)]
-
-    @staticmethod
-    def _within(inner: ft.BaseControl, outer: ft.BaseControl) -> bool:
-        node = inner.parent
-        while node is not None:
-            if node is outer:
-                return True
-            node = node.parent
-        return False
+        return [p for p in shown if id(p) not in holding]
 
     def _set(self, control: ft.Control, **fields: object) -> None:
         """Change fields of a control, noting it for the next update if any differ."""
