@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,8 +38,9 @@ class AppContext:
     """Redraw the current screen from the store (set by the router)."""
     game_changed: Callable[[str], None] = lambda _game_id: None
     """Redraw the screen if it shows this game's sheet (set by the router)."""
-    show: Callable[[str], None] | None = None
-    """Show the screen for an address at once (set by the router)."""
+    prepare: Callable[[str], Callable[[], None]] | None = None
+    """Build the screen for an address; the function returned sends it (set by
+    the router)."""
     shown_route: Callable[[], str] = lambda: ""
     """The address of the screen on show (set by the router)."""
 
@@ -49,16 +51,28 @@ class AppContext:
 
     def go(self, route: str) -> None:
         """Navigate (adds a browser history entry). Navigation comes from taps,
-        which is when a browser lets the page keep the screen awake.
-
-        The new screen is sent at once, with the browser's new address: waiting
-        for the browser to announce the address it was told cost every screen
-        switch a round trip through the phone (the announcement is then taken
-        as already shown)."""
+        which is when a browser lets the page keep the screen awake."""
         self.keep_awake()
-        if self.show is not None and route != self.shown_route():
-            self.show(route)
-        self.page.run_task(self.page.push_route, route)
+        self.page.run_task(self._switch, route)
+
+    async def _switch(self, route: str) -> None:
+        """Tell the browser the new address, then send the new screen at once.
+
+        The phone rebuilds the whole screen on show when its address changes.
+        With the address first and the screen right behind it, both reach the
+        phone together and it builds the new screen once; with the screen first,
+        it built it and then built it again (a second full frame on every
+        switch). Waiting for the browser to announce the address before
+        sending the screen cost a round trip: that announcement is taken as
+        already shown (`table_app.route_changed`)."""
+        send = None
+        if self.prepare is not None and route != self.shown_route():
+            send = self.prepare(route)  # built before the address goes: the two go together
+        pushed = asyncio.ensure_future(self.page.push_route(route))
+        await asyncio.sleep(0)  # push_route's message is queued first
+        if send is not None:
+            send()
+        await pushed
 
     def download(self, file_name: str, data: bytes) -> None:
         """Hand the browser a file to save (an exported game)."""

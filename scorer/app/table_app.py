@@ -30,7 +30,7 @@ def main(page: ft.Page) -> None:
     router = Router(ctx)
     ctx.router_refresh = router.show
     ctx.game_changed = router.game_changed
-    ctx.show = router.show
+    ctx.prepare = router.prepare
     ctx.shown_route = lambda: router.route
 
     def route_changed(e: ft.RouteChangeEvent) -> None:

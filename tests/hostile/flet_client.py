@@ -70,6 +70,8 @@ class FletClient:
         self.strings: list[tuple[int, str]] = []
         self.count = 0
         self.frames: list[tuple[int, int]] = []  # (action, bytes) of each message, bounded
+        self.calls: list[tuple[int, str]] = []  # (message number, name) of each method call
+        self.first_messages: list[Any] = []  # the first few, whole (the page's set-up)
         self.session_id = ""
         self.register_error = ""
         self.crashed = ""
@@ -136,6 +138,8 @@ class FletClient:
 
     def _take(self, message: Any) -> None:
         self.count += 1
+        if len(self.first_messages) < 20:
+            self.first_messages.append(message)
         action, body = message[0], message[1]
         if action == REGISTER:
             self.session_id = body.get("session_id") or ""
@@ -144,6 +148,8 @@ class FletClient:
         elif action == CRASHED:
             self.crashed = str(body.get("message", ""))
         elif action == INVOKE:
+            self.calls.append((self.count, str(body.get("name", ""))))
+            del self.calls[:-20_000]
             self._answer(body)
         for item in _walk(body):
             if isinstance(item, dict) and isinstance(item.get("_i"), int) and "_c" in item:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.hostile.conftest import StartServer, make_game, start_server  # noqa: F401
-from tests.hostile.flet_client import FletClient
+from tests.hostile.flet_client import FletClient, _walk
 
 HOLDER = "holder-token-0123456789"
 PATCH = 2
@@ -57,3 +57,44 @@ def test_each_tap_on_record_hand_comes_back_as_one_small_message(
         sizes, said = tap(phone, "⌫")
         assert len(sizes) == 1 and any("9 of 162" in text for text in said), said
     assert "Traceback" not in server.log()
+
+
+def test_a_screen_switch_sends_the_address_first_then_the_screen_once(
+    start_server: StartServer, tmp_path: Path,  # noqa: F811
+) -> None:
+    """The phone rebuilds its whole screen when its address changes: the address
+    must come just before the new screen (one rebuild), not after it (two), and
+    the browser's announcement of the address must not send the screen again."""
+    data = tmp_path / "data"
+    game_id, _code = make_game(data, holder=HOLDER)
+    server = start_server(data)
+    with FletClient(server.port, route=f"/game/{game_id}", device=HOLDER) as phone:
+        phone.pump(1.5)
+        phone.wait_for("Record hand")
+        for label, shown in (("Record hand", "Who called?"), ("Back", "Record hand")):
+            mark, first = phone.mark(), len(phone.frames)
+            phone.click(label)
+            phone.pump(1.5)
+            pushes = [n for n, name in phone.calls if n > mark and name == "push_route"]
+            screens = [mark + 1 + i for i, (action, size) in enumerate(phone.frames[first:])
+                       if action == PATCH and size > 1_000]
+            assert len(pushes) == 1 and len(screens) == 1, (pushes, screens, phone.frames[first:])
+            assert pushes[0] < screens[0]
+            assert shown in phone.said(mark)
+    assert "Traceback" not in server.log()
+
+
+def test_the_theme_does_not_animate(start_server: StartServer, tmp_path: Path) -> None:  # noqa: F811
+    """The phone rebuilds the theme on every switch, and a theme with button styles
+    never equals its rebuilt copy: animated, that redrew the whole screen for
+    200 ms after each switch."""
+    server = start_server(tmp_path / "data")
+    with FletClient(server.port, route="/") as phone:
+        phone.pump(1.5)
+        phone.wait_for("New game")
+        # Patch operations are lists: [operation, node, property, value].
+        styles = [item[3] for item in _walk(phone.first_messages) if isinstance(item, list)
+                  and len(item) == 4 and item[2] == "theme_animation_style"]
+    assert len(styles) == 1, styles
+    # Duration() goes out with its zero fields left off: no time at all.
+    assert styles[0] == {"duration": {}, "reverse_duration": {}}, styles
