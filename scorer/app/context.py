@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from scorer.app.flet_tuning import control_count
 from scorer.draft import HandDraft
 from scorer.store.game_store import GameStore
 
@@ -38,9 +39,10 @@ class AppContext:
     """Redraw the current screen from the store (set by the router)."""
     game_changed: Callable[[str], None] = lambda _game_id: None
     """Redraw the screen if it shows this game's sheet (set by the router)."""
-    prepare: Callable[[str], Callable[[], None]] | None = None
-    """Build the screen for an address; the function returned sends it (set by
-    the router)."""
+    prepare: Callable[[str], ft.View] | None = None
+    """Build the screen for an address, for `put` (set by the router)."""
+    put: Callable[[ft.View], None] = lambda _view: None
+    """Send a screen from `prepare` to the phone (set by the router)."""
     shown_route: Callable[[], str] = lambda: ""
     """The address of the screen on show (set by the router)."""
 
@@ -56,22 +58,27 @@ class AppContext:
         self.page.run_task(self._switch, route)
 
     async def _switch(self, route: str) -> None:
-        """Tell the browser the new address, then send the new screen at once.
+        """Send the new screen and tell the browser the new address, at once.
 
-        The phone rebuilds the whole screen on show when its address changes.
-        With the address first and the screen right behind it, both reach the
-        phone together and it builds the new screen once; with the screen first,
-        it built it and then built it again (a second full frame on every
-        switch). Waiting for the browser to announce the address before
-        sending the screen cost a round trip: that announcement is taken as
-        already shown (`table_app.route_changed`)."""
-        send = None
-        if self.prepare is not None and route != self.shown_route():
-            send = self.prepare(route)  # built before the address goes: the two go together
+        Waiting for the browser to announce the address before sending the
+        screen cost a round trip (that announcement is then taken as already
+        shown: `table_app.route_changed`). The phone rebuilds the whole screen
+        on show when its address changes, and the two messages reach it a frame
+        apart: the address goes while the lighter of the old and new screens is
+        on show, so that the rebuild is the cheaper one (the address first from
+        the sheet to Record hand, the screen first from Record hand back)."""
+        if self.prepare is None or route == self.shown_route():
+            await self.page.push_route(route)
+            return
+        shown = self.page.views[-1] if self.page.views else None
+        view = self.prepare(route)  # built before either message goes: they go together
+        if shown is not None and control_count(shown) >= control_count(view):
+            self.put(view)
+            await self.page.push_route(route)
+            return
         pushed = asyncio.ensure_future(self.page.push_route(route))
         await asyncio.sleep(0)  # push_route's message is queued first
-        if send is not None:
-            send()
+        self.put(view)
         await pushed
 
     def download(self, file_name: str, data: bytes) -> None:

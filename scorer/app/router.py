@@ -103,13 +103,12 @@ class Router:
 
     def show(self, route: str | None = None) -> None:
         """Build the screen for an address (the page's own by default) and send it."""
-        self.prepare(route)()
+        self.put(self.prepare(route))
 
-    def prepare(self, route: str | None = None) -> Callable[[], None]:
-        """Build the screen for an address; the function returned sends it.
-
-        Apart so that a switch can tell the browser the new address between the
-        two: that message is then right in front of the screen (`AppContext.go`)."""
+    def prepare(self, route: str | None = None) -> ft.View:
+        """Build the screen for an address, to be sent with `put`: apart, so that a
+        switch can tell the browser the new address just before or just after
+        the screen (`AppContext.go`)."""
         page = self.ctx.page
         self.route = route if route is not None else (page.route or "/")
         self._drawn_width = page.width
@@ -122,9 +121,10 @@ class Router:
                                 "This screen could not be shown. Your games are safe.")
         self._follow(self._game_of(self.route))
         view.padding = ft.Padding.symmetric(horizontal=side_margin(page.width), vertical=8)
-        return lambda: self._put(view)
+        return view
 
-    def _put(self, view: ft.View) -> None:
+    def put(self, view: ft.View) -> None:
+        """Send a screen from `prepare`: the one on show is refilled or replaced."""
         page = self.ctx.page
         shown = page.views[-1] if len(page.views) == 1 else None
         if shown is not None and shown.route == view.route:

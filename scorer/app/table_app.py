@@ -31,6 +31,7 @@ def main(page: ft.Page) -> None:
     ctx.router_refresh = router.show
     ctx.game_changed = router.game_changed
     ctx.prepare = router.prepare
+    ctx.put = router.put
     ctx.shown_route = lambda: router.route
 
     def route_changed(e: ft.RouteChangeEvent) -> None:
