@@ -52,6 +52,20 @@ def screen(
     )
 
 
+def keyed(view: ft.View) -> ft.View:
+    """Let Flet compare this screen, when it is drawn again on show, with the one
+    on show part by part, and send only what changed (a watching phone's sheet
+    after a Save: the new hand and the totals, not the whole sheet again).
+
+    Flet freezes what it compares so: no control of a keyed screen may be changed
+    in place afterwards; a change draws the screen again (`ctx.router_refresh`)."""
+    if view.appbar is not None:
+        view.appbar.key = "bar"
+    for n, part in enumerate(view.controls):
+        part.key = f"part{n}"
+    return view
+
+
 def message_view(ctx: AppContext, route: str, title: str, text: str) -> ft.View:
     """A plain page for an address that leads nowhere."""
     from scorer.app.widgets import big_button

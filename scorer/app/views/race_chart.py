@@ -119,22 +119,17 @@ def race_panel(ctx: AppContext, model: GameModel) -> ft.Control:
     """'The race' with the chart under it; closed until tapped, so the sheet still
     opens on the totals and costs nothing to draw. Open or closed is kept for the
     session, so a live update does not close it."""
-    holder = ft.Column(spacing=6)
     key = f"race/{model.id}"
-
-    def fill() -> None:
-        shown = key in ctx.open_panels
-        toggle_button.icon = ft.Icons.EXPAND_LESS if shown else ft.Icons.EXPAND_MORE
-        toggle_button.content = "Hide the race" if shown else "Show the race"
-        holder.controls = [toggle_button]
-        if shown:
-            holder.controls += [race_chart(model, ctx.dark), legend(model, ctx.dark)]
+    shown = key in ctx.open_panels
 
     def flip(_e: object) -> None:
         ctx.open_panels ^= {key}
-        fill()
-        holder.update()
+        ctx.router_refresh()  # the sheet is keyed: drawn again, not changed in place
 
-    toggle_button = ft.TextButton(on_click=flip, height=48)
-    fill()
+    toggle_button = ft.TextButton("Hide the race" if shown else "Show the race",
+                                  icon=ft.Icons.EXPAND_LESS if shown else ft.Icons.EXPAND_MORE,
+                                  on_click=flip, height=48)
+    holder = ft.Column([toggle_button], spacing=6)
+    if shown:
+        holder.controls += [race_chart(model, ctx.dark), legend(model, ctx.dark)]
     return holder

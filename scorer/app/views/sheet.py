@@ -8,7 +8,7 @@ from rules.replay import HandResult
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import BAIT, RADIUS
-from scorer.app.views.common import app_bar, message_view, screen
+from scorer.app.views.common import app_bar, keyed, message_view, screen
 from scorer.app.views.race_chart import race_panel
 from scorer.app.views.summary_card import summary_card
 from scorer.app.widgets import big_button, notice
@@ -75,6 +75,7 @@ def hand_row(ctx: AppContext, model: GameModel, result: HandResult, editable: bo
         bgcolor=ft.Colors.ERROR_CONTAINER if ruling is None else ft.Colors.SURFACE_CONTAINER_LOW,
         on_click=lambda _e: show_hand(ctx, model, result, editable),
         ink=True,
+        key=f"hand{result.number}",  # a redrawn sheet sends the new hand, not every row
     )
 
 
@@ -220,4 +221,4 @@ def sheet_view(ctx: AppContext, game_id: str) -> ft.View:
         *ctx.actions.sheet_actions(model),
     ])
     bottom = ft.Column(buttons) if buttons else None
-    return screen(route, bar, body, bottom=bottom)
+    return keyed(screen(route, bar, body, bottom=bottom))
