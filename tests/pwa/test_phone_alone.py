@@ -94,6 +94,9 @@ def test_a_whole_game_on_one_phone_survives_reloads_and_going_offline(
     page.goto(server.url + "#/")
     page.reload()
     open_phone_site(page, server.url, first_text="Resume")
+    # Served by the service worker, the page is cross-origin isolated: Flutter draws in
+    # a thread of its own, as on the table server (the static host sends no such header).
+    assert page.evaluate("crossOriginIsolated")
     tap(page, re.compile("^Resume"), exact=False)
     see(page, "2. Ann dealt · Bob called ♠")
     see(page, "1. Dee dealt · Ann called ♥")
