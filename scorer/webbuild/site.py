@@ -13,12 +13,13 @@ expects. What is added:
                       python-worker.js): Pyodide, then the app from app.zip
     manifest.json     name, icons, colours, `display: standalone`
     app.zip           the app and every wheel it needs, unpacked at build time:
-                      Python imports it as it is (zipimport, one file on sys.path);
-                      only packages with compiled modules (under __pypackages__/)
-                      are written out as files. Nothing is pip-installed when the
-                      phone starts. Stored, not deflated: the host's brotli/gzip
-                      compresses across files (smaller) and the phone does not
-                      inflate twice
+                      Python imports it as it is (zipimport, one file on sys.path),
+                      nothing unpacked, nothing pip-installed when the phone starts.
+                      Stored, not deflated: the host's brotli/gzip compresses across
+                      files (smaller) and the phone does not inflate twice
+    natives/          the wheels' compiled modules (pydantic-core, msgpack), one
+                      .wasm file each: the worker compiles them while the runtime
+                      loads and hands them to Python's loader ready
     *.gz, *.br        precompressed copies, for hosts that serve them
 
 Flet-web details relied on (checked by the tests in tests/pwa/): the
@@ -134,11 +135,16 @@ def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool
     deflate = not precompress  # no .br/.gz copies: the archives compress themselves
     members = app_members(wheels)
     (out / APP_ARCHIVE).write_bytes(app_archive(wheels, precompile, deflate, members))
+    natives = compiled_modules(members)
+    for site_path, (_module, data) in natives.items():
+        (out / site_path).parent.mkdir(parents=True, exist_ok=True)
+        (out / site_path).write_bytes(data)
     if precompile:
         compile_stdlib(out / "pyodide" / "python_stdlib.zip", deflate, members)
     if snapshot is None:
         snapshot = precompress
-    _write_worker(out, make_snapshot(out, members) if snapshot and precompile else None)
+    _write_worker(out, make_snapshot(out, members) if snapshot and precompile else None,
+                  {site_path: module for site_path, (module, _data) in natives.items()})
     version = write_service_worker(out)
     files = site_files(out)
     if precompress:
@@ -219,11 +225,14 @@ def _write_index(out: Path, base: str) -> None:
     index.write_text(html, encoding="utf-8")
 
 
-def _write_worker(out: Path, snapshot: str | None) -> None:
+def _write_worker(out: Path, snapshot: str | None, natives: dict[str, str] | None = None) -> None:
+    """worker.js with this site's names: the snapshot's file (or null) and the compiled
+    modules' files (site path -> module name, see `compiled_modules`)."""
     worker = (HERE / "worker.js").read_text(encoding="utf-8")
     worker = (worker.replace("__APP_PATH__", PHONE_APP_PATH)
               .replace("__APP_ARCHIVE__", APP_ARCHIVE)
-              .replace('"__SNAPSHOT__"', json.dumps(snapshot)))
+              .replace('"__SNAPSHOT__"', json.dumps(snapshot))
+              .replace('"__NATIVES__"', json.dumps(sorted((natives or {}).items()))))
     (out / "worker.js").write_text(worker, encoding="utf-8")
 
 
@@ -301,36 +310,46 @@ def app_members(wheels: list[Path]) -> dict[str, bytes]:
 def app_archive(wheels: list[Path], precompile: bool = True, deflate: bool = False,
                 members: dict[str, bytes] | None = None) -> bytes:
     """`app_members`, compiled to bytecode when Node.js is at hand (see `with_bytecode`),
-    pure wheels moved to the top of the zip (see `lift_pure_wheels`)."""
+    wheels moved to the top of the zip and their compiled modules left out (see
+    `lift_wheels`, `compiled_modules`)."""
     if members is None:
         members = app_members(wheels)
     if precompile:
         members = with_bytecode(members, sourceless=(NATIVE,), ddir=PHONE_APP_PATH)
-    return stored_zip(lift_pure_wheels(members), deflate)
+    return stored_zip(lift_wheels(members), deflate)
 
 
-def lift_pure_wheels(members: dict[str, bytes]) -> dict[str, bytes]:
-    """Pure wheels go to the top of the zip, which the phone imports from as it is
-    (zipimport: nothing unpacked at start); packages with compiled modules
-    (pydantic-core, msgpack) stay under __pypackages__/, which the phone writes out as
-    files, as the loader of compiled modules needs real files."""
-    native = {name[len(NATIVE):].split("/")[0] for name in members
-              if name.startswith(NATIVE) and name.endswith(".so")}
-    native_dists = {n.replace("_", "-").lower() for n in native}
+NATIVES_DIR = "natives/"
+"""Where the site keeps the wheels' compiled modules (one .wasm file each)."""
+
+
+def compiled_modules(members: dict[str, bytes]) -> dict[str, tuple[str, bytes]]:
+    """The wheels' compiled modules (pydantic-core's, msgpack's): site path ->
+    (module name, wasm bytes). They are files of the site of their own, not in app.zip:
+    the phone compiles them while its Python runtime loads (and, as files the browser
+    fetched, their compiled code is cached), then imports them from memory."""
+    found: dict[str, tuple[str, bytes]] = {}
+    for name, data in members.items():
+        if name.startswith(NATIVE) and name.endswith(".so"):
+            folder, _, file = name[len(NATIVE):].rpartition("/")
+            module = ".".join([*filter(None, folder.split("/")), file.split(".")[0]])
+            found[f"{NATIVES_DIR}{module}.wasm"] = (module, data)
+    return found
+
+
+def lift_wheels(members: dict[str, bytes]) -> dict[str, bytes]:
+    """The wheels go to the top of the zip, which the phone imports from as it is
+    (zipimport: nothing unpacked at start), less their compiled modules (files of their
+    own, see `compiled_modules`)."""
     kept: dict[str, bytes] = {}
     for name, data in members.items():
         if not name.startswith(NATIVE):
             kept[name] = data
-            continue
-        top = name[len(NATIVE):].split("/")[0]
-        dist = top.split("-")[0].replace("_", "-").lower() if top.endswith(".dist-info") else None
-        if top in native or dist in native_dists:
-            kept[name] = data
-            continue
-        lifted = name[len(NATIVE):]
-        if lifted in members:
-            raise BuildError(f"a wheel's {lifted} would replace the app's own")
-        kept[lifted] = data
+        elif not name.endswith(".so"):
+            lifted = name[len(NATIVE):]
+            if lifted in members:
+                raise BuildError(f"a wheel's {lifted} would replace the app's own")
+            kept[lifted] = data
     return kept
 
 
@@ -617,7 +636,8 @@ FIRST_VISIT = ("index.html", "boot.js", "sw.js", "flutter_bootstrap.js", "flutte
 
 def _first_visit_size(out: Path) -> int:
     total = 0
-    for rel in FIRST_VISIT:
+    natives = sorted(p.relative_to(out).as_posix() for p in (out / NATIVES_DIR).glob("*.wasm"))
+    for rel in (*FIRST_VISIT, *natives):
         path = out / rel
         best = [p for p in (path.with_name(path.name + ".br"), path) if p.is_file()]
         total += best[0].stat().st_size if best else 0

@@ -12,6 +12,8 @@
 const BASE = new URL("./", self.location.href);
 const APP_PATH = "__APP_PATH__"; // where app.zip goes in Python's file system
 const SNAPSHOT = "__SNAPSHOT__"; // the memory snapshot's file (or null), made at build time
+const NATIVES = "__NATIVES__"; // [site file, module name] of each compiled module (pydantic-core's, msgpack's)
+const NATIVES_PATH = "/home/pyodide/natives/"; // where they go in Python's file system
 const flet_js = { documentUrl: BASE.href, args: {} };
 self.flet_js = flet_js;
 const mark = (what) => console.debug(`Tarabish worker: ${what} at ${performance.now().toFixed(0)} ms`);
@@ -23,12 +25,28 @@ let archive = fetch(new URL("__APP_ARCHIVE__", BASE)).then((response) => {
   return response.arrayBuffer();
 });
 archive.catch(() => {}); // reported when awaited below
+// The compiled modules compile now, beside the runtime (streamed: the browser keeps their
+// compiled code for the next start), instead of when Python first imports them.
+let natives = Promise.all(NATIVES.map(([file, name]) => compileNative(file, name)));
+natives.catch(() => {}); // reported when awaited below
 // The snapshot only if this phone has kept it: the service worker fetches it after the
 // first start (30 MB in memory, about 5 MB to download), never before the first screen.
 let snapshot = SNAPSHOT && self.caches
-  ? caches.match(new URL(SNAPSHOT, BASE).href)
-    .then((hit) => (hit ? hit.arrayBuffer() : null)).catch(() => null)
-  : Promise.resolve(null);
+  ? caches.match(new URL(SNAPSHOT, BASE).href).catch(() => undefined)
+  : Promise.resolve(undefined);
+
+async function compileNative(file, name) {
+  const response = await fetch(new URL(file, BASE));
+  if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
+  const bytes = response.clone().arrayBuffer();
+  let module;
+  try {
+    module = await WebAssembly.compileStreaming(response);
+  } catch (error) { // a host that does not say application/wasm
+    module = await WebAssembly.compile(await bytes);
+  }
+  return { name, module, bytes: new Uint8Array(await bytes) };
+}
 
 async function startPython() {
   const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", BASE).href);
@@ -36,12 +54,13 @@ async function startPython() {
     indexURL: new URL("pyodide/", BASE).href,
     env: { PYDANTIC_DISABLE_PLUGINS: "__all__" }, // no pydantic plug-ins on the phone
   };
-  const heap = await snapshot;
-  snapshot = null; // let go of the 30 MB once used
-  if (heap) {
-    // The interpreter as it was once started and Flet imported (snapshot.mjs).
+  const kept = await snapshot;
+  snapshot = null;
+  if (kept) {
+    // The interpreter as it was once started and Flet imported (snapshot.mjs). Its
+    // 30 MB are read while the runtime's own files load (a promise is enough).
     try {
-      const pyodide = await loadPyodide({ ...options, _loadSnapshot: heap });
+      const pyodide = await loadPyodide({ ...options, _loadSnapshot: kept.arrayBuffer() });
       mark("Python runtime ready (memory snapshot)");
       return await startApp(pyodide);
     } catch (error) {
@@ -53,20 +72,49 @@ async function startPython() {
   return await startApp(pyodide);
 }
 
+async function placeNatives(pyodide) {
+  // Each compiled module as a file, and instantiated from the module compiled above,
+  // where the dynamic loader looks first: the import finds it loaded.
+  const loader = pyodide._module;
+  const paths = {};
+  pyodide.FS.mkdirTree(NATIVES_PATH);
+  for (const { name, module, bytes } of await natives) {
+    const path = NATIVES_PATH + name + ".so";
+    pyodide.FS.writeFile(path, bytes);
+    if (loader && loader.preloadedWasm && loader.loadWebAssemblyModule) {
+      loader.preloadedWasm[path] = await loader.loadWebAssemblyModule(
+        module, { loadAsync: true, nodelete: true }, path, {});
+    } // else (another Pyodide): the import compiles it from the file
+    paths[name] = path;
+  }
+  return paths;
+}
+
 async function startApp(pyodide) {
   pyodide.registerJsModule("flet_js", flet_js);
   pyodide.FS.writeFile(APP_PATH, new Uint8Array(await archive));
-  mark("app archive in place");
+  const paths = await placeNatives(pyodide);
+  mark("app archive and compiled modules in place");
   await pyodide.runPythonAsync(`
-import importlib, random, sys, zipfile
+import importlib, importlib.abc, importlib.machinery, importlib.util, random, sys
 random.seed()  # a snapshot's generator state is every phone's: fresh entropy for each start
 importlib.invalidate_caches()
-APP = ${JSON.stringify(APP_PATH)}
-NATIVE = "/home/pyodide/__pypackages__"
-# Packages with compiled modules must be real files; everything else imports from the zip.
-with zipfile.ZipFile(APP) as zf:
-    zf.extractall("/home/pyodide", [n for n in zf.namelist() if n.startswith("__pypackages__/")])
-sys.path[0:0] = [APP, NATIVE]
+
+class CompiledModules(importlib.abc.MetaPathFinder):
+    """The wheels' compiled modules, from their own files; the rest of their packages
+    imports from the zip with everything else."""
+
+    paths = ${JSON.stringify(paths)}
+
+    def find_spec(self, name, path=None, target=None):
+        where = self.paths.get(name)
+        if where is None:
+            return None
+        loader = importlib.machinery.ExtensionFileLoader(name, where)
+        return importlib.util.spec_from_file_location(name, where, loader=loader)
+
+sys.meta_path.insert(0, CompiledModules())
+sys.path.insert(0, ${JSON.stringify(APP_PATH)})
 import runpy
 runpy.run_module("main", run_name="__main__")
 `);
@@ -78,7 +126,7 @@ runpy.run_module("main", run_name="__main__")
 }
 
 const started = startPython();
-started.catch(() => {}).finally(() => { archive = null; }); // errors: reported on connect
+started.catch(() => {}).finally(() => { archive = null; natives = null; }); // errors: reported on connect
 
 function toPage(message) {
   // A Python bytes object (JsProxy): hand its fresh copy's buffer to the page.

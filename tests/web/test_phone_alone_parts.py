@@ -30,7 +30,8 @@ from scorer.webbuild.site import (
     _write_worker,
     app_archive,
     app_members,
-    lift_pure_wheels,
+    compiled_modules,
+    lift_wheels,
     stdlib_needs,
 )
 from scorer.webbuild.stdlib_needs import imports_of
@@ -236,21 +237,27 @@ def test_everything_the_phone_imports_is_in_the_site() -> None:
 # -- what the phone downloads -------------------------------------------------------------------
 
 
-def test_pure_wheels_are_imported_from_the_zip_and_compiled_ones_written_out() -> None:
+def test_wheels_are_imported_from_the_zip_and_compiled_modules_are_files_of_their_own() -> None:
+    so = "_pydantic_core.cpython-314-wasm32-emscripten.so"
     members = {
         "main.py": b"", "scorer/app/main.py": b"",
         f"{NATIVE}flet/__init__.pyc": b"", f"{NATIVE}flet-1.0.5.dist-info/METADATA": b"",
-        f"{NATIVE}pydantic_core/_pydantic_core.cpython-314-wasm32-emscripten.so": b"",
+        f"{NATIVE}pydantic_core/{so}": b"\0asm-core",
         f"{NATIVE}pydantic_core/__init__.pyc": b"",
         f"{NATIVE}pydantic_core-2.50.4.dist-info/METADATA": b"",
+        f"{NATIVE}top_level.cpython-314-wasm32-emscripten.so": b"\0asm-top",
     }
-    assert set(lift_pure_wheels(members)) == {
+    assert set(lift_wheels(members)) == {
         "main.py", "scorer/app/main.py", "flet/__init__.pyc", "flet-1.0.5.dist-info/METADATA",
-        f"{NATIVE}pydantic_core/_pydantic_core.cpython-314-wasm32-emscripten.so",
-        f"{NATIVE}pydantic_core/__init__.pyc", f"{NATIVE}pydantic_core-2.50.4.dist-info/METADATA",
+        "pydantic_core/__init__.pyc", "pydantic_core-2.50.4.dist-info/METADATA",
+    }
+    assert compiled_modules(members) == {
+        "natives/pydantic_core._pydantic_core.wasm": ("pydantic_core._pydantic_core",
+                                                      b"\0asm-core"),
+        "natives/top_level.wasm": ("top_level", b"\0asm-top"),
     }
     with pytest.raises(BuildError, match="replace the app's own"):
-        lift_pure_wheels({"scorer/x.py": b"", f"{NATIVE}scorer/x.py": b""})
+        lift_wheels({"scorer/x.py": b"", f"{NATIVE}scorer/x.py": b""})
 
 
 def test_imports_are_found_wherever_they_are_written() -> None:
@@ -337,6 +344,9 @@ def test_without_a_snapshot_the_worker_starts_python_from_scratch(tmp_path: Path
     worker = (tmp_path / "worker.js").read_text(encoding="utf-8")
     assert "const SNAPSHOT = null;" in worker
     assert not re.search(r'"__[A-Z_]+__"', worker)  # every placeholder filled
-    _write_worker(tmp_path, "python-snapshot-0123.bin")
-    assert 'const SNAPSHOT = "python-snapshot-0123.bin";' in (tmp_path / "worker.js").read_text(
-        encoding="utf-8")
+    assert "const NATIVES = [];" in worker
+    _write_worker(tmp_path, "python-snapshot-0123.bin",
+                  {"natives/msgpack._cmsgpack.wasm": "msgpack._cmsgpack"})
+    worker = (tmp_path / "worker.js").read_text(encoding="utf-8")
+    assert 'const SNAPSHOT = "python-snapshot-0123.bin";' in worker
+    assert 'const NATIVES = [["natives/msgpack._cmsgpack.wasm", "msgpack._cmsgpack"]];' in worker
