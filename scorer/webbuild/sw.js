@@ -73,16 +73,18 @@ self.addEventListener("fetch", (event) => {
   const path = request.mode === "navigate" && sitePath(request.url) === null &&
     new URL(request.url).pathname.startsWith(SCOPE.pathname) ? "index.html" : sitePath(request.url);
   if (path === null) return;
-  event.respondWith(serve(path));
+  // The page and the workers get the isolation headers; every other file is as cached
+  // (same-origin needs none, and the browser then reads it straight from the cache).
+  event.respondWith(serve(path, request.mode === "navigate" || request.destination === "worker"));
 });
 
-async function serve(path) {
+async function serve(path, headed) {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(keyOf(path));
-  if (hit) return isolated(hit);
+  if (hit) return headed ? isolated(hit) : hit;
   const response = await fetch(keyOf(path));
   if (response.ok) await cache.put(keyOf(path), response.clone());
-  return isolated(response);
+  return headed ? isolated(response) : response;
 }
 
 function isolated(response) {
