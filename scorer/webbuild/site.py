@@ -18,8 +18,8 @@ expects. What is added:
                       Stored, not deflated: the host's brotli/gzip compresses across
                       files (smaller) and the phone does not inflate twice
     natives/          the wheels' compiled modules (pydantic-core, msgpack), one
-                      .wasm file each: the worker compiles them while the runtime
-                      loads and hands them to Python's loader ready
+                      .wasm file each, loaded with the runtime before it starts (so
+                      the memory snapshot can hold them imported: see snapshot.mjs)
     *.gz, *.br        precompressed copies, for hosts that serve them
 
 Flet-web details relied on (checked by the tests in tests/pwa/): the
@@ -135,16 +135,17 @@ def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool
     deflate = not precompress  # no .br/.gz copies: the archives compress themselves
     members = app_members(wheels)
     (out / APP_ARCHIVE).write_bytes(app_archive(wheels, precompile, deflate, members))
-    natives = compiled_modules(members)
-    for site_path, (_module, data) in natives.items():
+    compiled = compiled_modules(members)
+    for site_path, (_module, data) in compiled.items():
         (out / site_path).parent.mkdir(parents=True, exist_ok=True)
         (out / site_path).write_bytes(data)
+    natives = {site_path: module for site_path, (module, _data) in compiled.items()}
     if precompile:
         compile_stdlib(out / "pyodide" / "python_stdlib.zip", deflate, members)
     if snapshot is None:
         snapshot = precompress
-    _write_worker(out, make_snapshot(out, members) if snapshot and precompile else None,
-                  {site_path: module for site_path, (module, _data) in natives.items()})
+    _write_worker(out, make_snapshot(out, members, natives=natives)
+                  if snapshot and precompile else None, natives)
     version = write_service_worker(out)
     files = site_files(out)
     if precompress:
@@ -232,7 +233,8 @@ def _write_worker(out: Path, snapshot: str | None, natives: dict[str, str] | Non
     worker = (worker.replace("__APP_PATH__", PHONE_APP_PATH)
               .replace("__APP_ARCHIVE__", APP_ARCHIVE)
               .replace('"__SNAPSHOT__"', json.dumps(snapshot))
-              .replace('"__NATIVES__"', json.dumps(sorted((natives or {}).items()))))
+              .replace('"__NATIVES__"', json.dumps(sorted((natives or {}).items())))
+              .replace("__NATIVES_PATH__", PHONE_NATIVES_PATH))
     (out / "worker.js").write_text(worker, encoding="utf-8")
 
 
@@ -321,6 +323,8 @@ def app_archive(wheels: list[Path], precompile: bool = True, deflate: bool = Fal
 
 NATIVES_DIR = "natives/"
 """Where the site keeps the wheels' compiled modules (one .wasm file each)."""
+PHONE_NATIVES_PATH = "/home/pyodide/natives/"
+"""Their names for the phone's dynamic loader (as worker.js names them)."""
 
 
 def compiled_modules(members: dict[str, bytes]) -> dict[str, tuple[str, bytes]]:
@@ -479,8 +483,11 @@ SNAPSHOT_PREFIX = "python-snapshot-"
 def snapshot_imports(app: dict[str, bytes]) -> list[tuple[str, str | None]]:
     """What the snapshot imports: flet and each Flet name the app uses (`ft.Text`: Flet
     imports its controls when first named), the standard library modules the app
-    imports. Whatever turns out to need a compiled module is left out (snapshot.mjs)."""
+    imports, then the app itself: its entry point and every screen. Whatever cannot be
+    imported without the page is left out (snapshot.mjs)."""
     import ast
+
+    from scorer.app.router import VIEW_MODULES
 
     names: set[str] = set()
     stdlib: set[str] = set()
@@ -498,10 +505,13 @@ def snapshot_imports(app: dict[str, bytes]) -> list[tuple[str, str | None]]:
     wanted: list[tuple[str, str | None]] = [("flet", None)]
     wanted += [("flet", n) for n in sorted(names)]
     wanted += [(m, None) for m in sorted(stdlib)]
+    wanted += [("scorer.browser.start", None)]
+    wanted += [(f"scorer.app.views.{m}", None) for m in (*VIEW_MODULES, "reference_routes")]
     return wanted
 
 
-def make_snapshot(out: Path, app: dict[str, bytes], cache: Path | None = None) -> str | None:
+def make_snapshot(out: Path, app: dict[str, bytes], cache: Path | None = None,
+                  natives: dict[str, str] | None = None) -> str | None:
     """A Pyodide memory snapshot (snapshot.mjs) as `out`/python-snapshot-<hash>.bin, made
     with the site's own runtime, standard library and app.zip; its name, or None
     without Node.js (the phone then starts Python from scratch, as on a first visit).
@@ -511,9 +521,15 @@ def make_snapshot(out: Path, app: dict[str, bytes], cache: Path | None = None) -
     if node is None:
         return None
     imports = json.dumps(snapshot_imports(app))
+    # The compiled modules (`natives`: site path -> module name), loaded in worker.js's
+    # order (sorted by site path): where each lands in memory depends on that order.
+    libraries = [[f"{PHONE_NATIVES_PATH}{module}.so", str(out / site_path)]
+                 for site_path, module in sorted((natives or {}).items())]
     made_from = hashlib.sha256(imports.encode())
+    made_from.update(json.dumps([name for name, _file in libraries]).encode())
     for rel in ("pyodide/pyodide.asm.wasm", "pyodide/pyodide.asm.mjs",
-                "pyodide/python_stdlib.zip", APP_ARCHIVE):
+                "pyodide/python_stdlib.zip", APP_ARCHIVE,
+                *sorted((natives or {}).keys())):
         made_from.update(hashlib.sha256((out / rel).read_bytes()).digest())
     name = f"{SNAPSHOT_PREFIX}{made_from.hexdigest()[:16]}.bin"
     cache = cache if cache is not None else brotli_cache_dir().parent / "snapshots"
@@ -522,8 +538,10 @@ def make_snapshot(out: Path, app: dict[str, bytes], cache: Path | None = None) -
         with tempfile.TemporaryDirectory() as tmp_name:
             tmp = Path(tmp_name)
             (tmp / "imports.json").write_text(imports, encoding="utf-8")
+            (tmp / "libraries.json").write_text(json.dumps(libraries), encoding="utf-8")
             if not _run_node(node, "snapshot.mjs", out / "pyodide", out / APP_ARCHIVE,
-                             PHONE_APP_PATH, tmp / "imports.json", tmp / name,
+                             PHONE_APP_PATH, tmp / "imports.json", tmp / "libraries.json",
+                             tmp / name,
                              failed="no memory snapshot (the phone starts Python from "
                                     "scratch each time)"):
                 return None

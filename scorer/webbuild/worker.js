@@ -13,7 +13,7 @@ const BASE = new URL("./", self.location.href);
 const APP_PATH = "__APP_PATH__"; // where app.zip goes in Python's file system
 const SNAPSHOT = "__SNAPSHOT__"; // the memory snapshot's file (or null), made at build time
 const NATIVES = "__NATIVES__"; // [site file, module name] of each compiled module (pydantic-core's, msgpack's)
-const NATIVES_PATH = "/home/pyodide/natives/"; // where they go in Python's file system
+const NATIVES_PATH = "__NATIVES_PATH__"; // their names for Python's dynamic loader
 const flet_js = { documentUrl: BASE.href, args: {} };
 self.flet_js = flet_js;
 const mark = (what) => console.debug(`Tarabish worker: ${what} at ${performance.now().toFixed(0)} ms`);
@@ -25,31 +25,38 @@ let archive = fetch(new URL("__APP_ARCHIVE__", BASE)).then((response) => {
   return response.arrayBuffer();
 });
 archive.catch(() => {}); // reported when awaited below
-// The compiled modules compile now, beside the runtime (streamed: the browser keeps their
-// compiled code for the next start), instead of when Python first imports them.
-let natives = Promise.all(NATIVES.map(([file, name]) => compileNative(file, name)));
-natives.catch(() => {}); // reported when awaited below
 // The snapshot only if this phone has kept it: the service worker fetches it after the
-// first start (30 MB in memory, about 5 MB to download), never before the first screen.
+// first start (about 6 MB to download), never before the first screen.
 let snapshot = SNAPSHOT && self.caches
   ? caches.match(new URL(SNAPSHOT, BASE).href).catch(() => undefined)
   : Promise.resolve(undefined);
 
-async function compileNative(file, name) {
-  const response = await fetch(new URL(file, BASE));
-  if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
-  const bytes = response.clone().arrayBuffer();
-  let module;
-  try {
-    module = await WebAssembly.compileStreaming(response);
-  } catch (error) { // a host that does not say application/wasm
-    module = await WebAssembly.compile(await bytes);
-  }
-  return { name, module, bytes: new Uint8Array(await bytes) };
+// The compiled modules, as Emscripten's "dynamic libraries": loaded with the runtime,
+// before it starts, so each lands at the same place in memory and in the function
+// table at every start, the place it had when the memory snapshot was made (which
+// therefore holds them imported, with pydantic and the whole app).
+const LIBRARIES = Object.fromEntries(
+  NATIVES.map(([file, name]) => [NATIVES_PATH + name + ".so", new URL(file, BASE).href]));
+
+function withLibraries(createModule, heap) {
+  return async (settings) => {
+    settings.dynamicLibraries = Object.keys(LIBRARIES);
+    const locate = settings.locateFile;
+    settings.locateFile = (path, dir) => LIBRARIES[path] ?? locate(path, dir);
+    const module = await createModule(settings);
+    // Pyodide 314 copies a snapshot into the heap as it is, and the heap starts at
+    // 30 MB whatever the snapshot's size: grow it first (malloc grows it).
+    const size = heap ? (await heap).byteLength : 0;
+    if (size > module.HEAP8.length) module._free(module._malloc(size));
+    return module;
+  };
 }
 
 async function startPython() {
-  const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", BASE).href);
+  const [{ loadPyodide }, runtime] = await Promise.all([
+    import(new URL("pyodide/pyodide.mjs", BASE).href),
+    import(new URL("pyodide/pyodide.asm.mjs", BASE).href),
+  ]);
   const options = {
     indexURL: new URL("pyodide/", BASE).href,
     env: { PYDANTIC_DISABLE_PLUGINS: "__all__" }, // no pydantic plug-ins on the phone
@@ -57,54 +64,41 @@ async function startPython() {
   const kept = await snapshot;
   snapshot = null;
   if (kept) {
-    // The interpreter as it was once started and Flet imported (snapshot.mjs). Its
-    // 30 MB are read while the runtime's own files load (a promise is enough).
+    // The interpreter as it was once started with the app imported (snapshot.mjs).
+    // Its bytes are read while the runtime's own files load (a promise is enough).
     try {
-      const pyodide = await loadPyodide({ ...options, _loadSnapshot: kept.arrayBuffer() });
+      const heap = kept.arrayBuffer();
+      const pyodide = await loadPyodide({
+        ...options, _loadSnapshot: heap, createPyodideModule: withLibraries(runtime.default, heap),
+      });
       mark("Python runtime ready (memory snapshot)");
       return await startApp(pyodide);
     } catch (error) {
       console.warn("Tarabish worker: starting without the memory snapshot:", error);
     }
   }
-  const pyodide = await loadPyodide(options);
+  const pyodide = await loadPyodide({
+    ...options, createPyodideModule: withLibraries(runtime.default, null),
+  });
   mark("Python runtime ready");
   return await startApp(pyodide);
-}
-
-async function placeNatives(pyodide) {
-  // Each compiled module as a file, and instantiated from the module compiled above,
-  // where the dynamic loader looks first: the import finds it loaded.
-  const loader = pyodide._module;
-  const paths = {};
-  pyodide.FS.mkdirTree(NATIVES_PATH);
-  for (const { name, module, bytes } of await natives) {
-    const path = NATIVES_PATH + name + ".so";
-    pyodide.FS.writeFile(path, bytes);
-    if (loader && loader.preloadedWasm && loader.loadWebAssemblyModule) {
-      loader.preloadedWasm[path] = await loader.loadWebAssemblyModule(
-        module, { loadAsync: true, nodelete: true }, path, {});
-    } // else (another Pyodide): the import compiles it from the file
-    paths[name] = path;
-  }
-  return paths;
 }
 
 async function startApp(pyodide) {
   pyodide.registerJsModule("flet_js", flet_js);
   pyodide.FS.writeFile(APP_PATH, new Uint8Array(await archive));
-  const paths = await placeNatives(pyodide);
-  mark("app archive and compiled modules in place");
+  mark("app archive in place");
+  const modules = Object.fromEntries(NATIVES.map(([_file, name]) => [name, NATIVES_PATH + name + ".so"]));
   await pyodide.runPythonAsync(`
 import importlib, importlib.abc, importlib.machinery, importlib.util, random, sys
 random.seed()  # a snapshot's generator state is every phone's: fresh entropy for each start
 importlib.invalidate_caches()
 
 class CompiledModules(importlib.abc.MetaPathFinder):
-    """The wheels' compiled modules, from their own files; the rest of their packages
-    imports from the zip with everything else."""
+    """The wheels' compiled modules: loaded already (the dynamic libraries above), under
+    these names; the rest of their packages imports from the zip."""
 
-    paths = ${JSON.stringify(paths)}
+    paths = ${JSON.stringify(modules)}
 
     def find_spec(self, name, path=None, target=None):
         where = self.paths.get(name)
@@ -126,7 +120,7 @@ runpy.run_module("main", run_name="__main__")
 }
 
 const started = startPython();
-started.catch(() => {}).finally(() => { archive = null; natives = null; }); // errors: reported on connect
+started.catch(() => {}).finally(() => { archive = null; }); // errors: reported on connect
 
 function toPage(message) {
   // A Python bytes object (JsProxy): hand its fresh copy's buffer to the page.

@@ -32,6 +32,7 @@ from scorer.webbuild.site import (
     app_members,
     compiled_modules,
     lift_wheels,
+    snapshot_imports,
     stdlib_needs,
 )
 from scorer.webbuild.stdlib_needs import imports_of
@@ -345,8 +346,20 @@ def test_without_a_snapshot_the_worker_starts_python_from_scratch(tmp_path: Path
     assert "const SNAPSHOT = null;" in worker
     assert not re.search(r'"__[A-Z_]+__"', worker)  # every placeholder filled
     assert "const NATIVES = [];" in worker
+    assert '"/home/pyodide/natives/"' in worker  # the compiled modules' names for the loader
     _write_worker(tmp_path, "python-snapshot-0123.bin",
                   {"natives/msgpack._cmsgpack.wasm": "msgpack._cmsgpack"})
     worker = (tmp_path / "worker.js").read_text(encoding="utf-8")
     assert 'const SNAPSHOT = "python-snapshot-0123.bin";' in worker
     assert 'const NATIVES = [["natives/msgpack._cmsgpack.wasm", "msgpack._cmsgpack"]];' in worker
+
+
+def test_the_snapshot_holds_the_app_and_every_screen() -> None:
+    """With the compiled modules loaded as libraries (same place at every start), the
+    snapshot imports the whole app, not only Flet: the phone then runs none of it."""
+    from scorer.app.router import VIEW_MODULES
+
+    wanted = snapshot_imports({"scorer/app/x.py": b"import json\nft.Text('a')\n"})
+    assert ("flet", None) in wanted and ("flet", "Text") in wanted and ("json", None) in wanted
+    assert ("scorer.browser.start", None) in wanted
+    assert {(f"scorer.app.views.{m}", None) for m in VIEW_MODULES} <= set(wanted)
