@@ -97,6 +97,27 @@ def test_what_follows_a_write_waits_for_its_commit_in_order() -> None:
     assert events == ["commit started", "committed"]
 
 
+def test_start_up_writes_are_committed_without_holding_the_screen() -> None:
+    async def script(sender: DurableSender, gate: asyncio.Event, sent: list[str]) -> None:
+        sender.changed(hold=False)  # the game list rebuilt at start-up
+        sender.send("the first screen")
+        assert sent == ["the first screen"]  # not held for that commit
+        await asyncio.sleep(0.01)  # that commit is under way
+        sender.changed()  # then a hand is saved while that commit is still running
+        sender.send("Saved")
+        await asyncio.sleep(0.01)
+        assert sent == ["the first screen"]
+        gate.set()
+        await sender.flush()
+        assert sent == ["the first screen", "Saved"]
+        sender.send("a tap")
+        assert sent[-1] == "a tap"
+
+    _sent, events = run_sender(script)
+    # The hand is committed by a commit that began after it was written.
+    assert events == ["commit started", "committed", "commit started", "committed"]
+
+
 def test_a_failed_commit_is_reported_and_the_screen_goes_on() -> None:
     reported: list[str] = []
     sent: list[str] = []
