@@ -38,6 +38,43 @@ let snapshot = SNAPSHOT && self.caches
 const LIBRARIES = Object.fromEntries(
   NATIVES.map(([file, name]) => [NATIVES_PATH + name + ".so", new URL(file, BASE).href]));
 
+// Each library compiles from the start, beside the runtime's own module (streamed, so
+// the browser may keep its compiled code), not after it: Emscripten's loader fetches a
+// library's bytes and gives them to WebAssembly.instantiate, which for a library
+// compiled here instantiates that compiled module instead (until Python has started).
+let precompiled = NATIVES.map(([file]) => precompile(new URL(file, BASE).href));
+for (const library of precompiled) library.catch(() => {}); // the loader compiles it then
+const instantiate = WebAssembly.instantiate;
+WebAssembly.instantiate = async function (source, imports) {
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    const bytes = ArrayBuffer.isView(source)
+      ? new Uint8Array(source.buffer, source.byteOffset, source.byteLength)
+      : new Uint8Array(source);
+    for (const library of precompiled) {
+      const ready = await library.catch(() => null);
+      if (ready && sameBytes(ready.bytes, bytes)) {
+        mark(`library ${ready.name} from its module compiled beside the runtime`);
+        return { module: ready.module, instance: await instantiate(ready.module, imports) };
+      }
+    }
+  }
+  return instantiate.apply(WebAssembly, arguments);
+};
+
+async function precompile(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const bytes = response.clone().arrayBuffer();
+  const module = await WebAssembly.compileStreaming(response);
+  return { name: url.split("/").pop(), bytes: new Uint8Array(await bytes), module };
+}
+
+function sameBytes(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function withLibraries(createModule, heap) {
   return async (settings) => {
     settings.dynamicLibraries = Object.keys(LIBRARIES);
@@ -120,7 +157,11 @@ runpy.run_module("main", run_name="__main__")
 }
 
 const started = startPython();
-started.catch(() => {}).finally(() => { archive = null; }); // errors: reported on connect
+started.catch(() => {}).finally(() => { // errors: reported on connect
+  archive = null;
+  precompiled = [];
+  WebAssembly.instantiate = instantiate;
+});
 
 function toPage(message) {
   // A Python bytes object (JsProxy): hand its fresh copy's buffer to the page.

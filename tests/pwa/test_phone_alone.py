@@ -244,6 +244,9 @@ def test_a_phone_that_keeps_the_memory_snapshot_starts_from_it(
 ) -> None:
     page, said = start_then_offline(phone, built_site, open_phone_site)
     assert any("Python runtime ready (memory snapshot)" in line for line in said), said
+    # pydantic-core was compiled beside the runtime, and its library made from that.
+    assert any("library pydantic_core._pydantic_core.wasm from its module compiled" in line
+               for line in said), said
     start_game(page)  # pydantic, the rules and the store, imported after the snapshot
     page.goto(page.url.split("#")[0] + "#/")
     page.reload()
