@@ -107,6 +107,13 @@ def test_a_whole_game_on_one_phone_survives_reloads_and_going_offline(
     open_phone_site(page, server.url, first_text="Resume")
     tap(page, re.compile("^Resume"), exact=False)
     see(page, "2. Ann dealt · Bob called ♠")
+    # And with the phone itself offline (navigator.onLine false: no update check at all).
+    phone.context.set_offline(True)
+    page.reload()
+    open_phone_site(page, server.url, first_text="Resume")
+    tap(page, re.compile("^Resume"), exact=False)
+    see(page, "2. Ann dealt · Bob called ♠")
+    phone.context.set_offline(False)
     assert all("127.0.0.1" in u or u.startswith(("data:", "blob:")) or u in phone.foreign()
                for u in phone.requests)
     hosts = {u.split("/")[2] for u in phone.foreign()}
