@@ -115,7 +115,7 @@ def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool
     `compressed_cache`: a folder keeping brotli copies by content (default
     ~/.cache/tarabish/brotli), so a rebuild compresses only what changed.
     `snapshot`: make a memory snapshot of the phone's Python (needs Node.js); by default
-    only with precompressed copies: it is 31 MB as it is (5 MB brotli), and a host that
+    only with precompressed copies: it is 45 MB as it is (7.5 MB brotli), and a host that
     compresses on its own may not compress it."""
     from flet_web import get_package_web_dir
 
@@ -606,7 +606,7 @@ def _precompress(out: Path, brotli_quality: int, cache: Path) -> None:
         gz = gzip.compress(data, compresslevel=9, mtime=0)
         if len(gz) < len(data) * 0.95:
             path.with_name(path.name + ".gz").write_bytes(gz)
-        # The memory snapshot (30 MB) would take minutes at 11; 9 is 6 % larger.
+        # The memory snapshot (45 MB) would take minutes at 11; 9 is 6 % larger.
         quality = brotli_quality if len(data) < HUGE_FILE else min(brotli_quality, 9)
         key = hashlib.sha256(data).hexdigest() + f".q{quality}.br"
         todo.append((path, cache / key, quality))

@@ -26,7 +26,7 @@ let archive = fetch(new URL("__APP_ARCHIVE__", BASE)).then((response) => {
 });
 archive.catch(() => {}); // reported when awaited below
 // The snapshot only if this phone has kept it: the service worker fetches it after the
-// first start (about 6 MB to download), never before the first screen.
+// first start (about 7.5 MB to download), never before the first screen.
 let snapshot = SNAPSHOT && self.caches
   ? caches.match(new URL(SNAPSHOT, BASE).href).catch(() => undefined)
   : Promise.resolve(undefined);
