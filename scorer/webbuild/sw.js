@@ -95,6 +95,11 @@ function isolated(response) {
   // with. Static hosts (GitHub Pages) cannot send headers; this worker can, from
   // the second visit on. Every file of the site is same-origin, so nothing is blocked.
   const headers = new Headers(response.headers);
+  // The body is read as the browser decoded it: the host's length and encoding of the
+  // compressed copy it sent no longer describe it (a page or worker script whose
+  // stated length is wrong loads late).
+  headers.delete("Content-Encoding");
+  headers.delete("Content-Length");
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
   headers.set("Cross-Origin-Embedder-Policy", "require-corp");
   return new Response(response.body,
