@@ -82,9 +82,14 @@ function withLibraries(createModule, heap) {
     settings.locateFile = (path, dir) => LIBRARIES[path] ?? locate(path, dir);
     const module = await createModule(settings);
     // Pyodide 314 copies a snapshot into the heap as it is, and the heap starts at
-    // 30 MB whatever the snapshot's size: grow it first (malloc grows it).
+    // 30 MB whatever the snapshot's size: grow it first (malloc grows it; a block
+    // may first fill free room, hence a few, freed once the heap is big enough).
     const size = heap ? (await heap).byteLength : 0;
-    if (size > module.HEAP8.length) module._free(module._malloc(size));
+    const blocks = [];
+    for (let i = 0; i < 8 && module.HEAP8.length < size; i++) {
+      blocks.push(module._malloc(size - module.HEAP8.length + (1 << 20)));
+    }
+    for (const block of blocks) module._free(block);
     return module;
   };
 }
