@@ -29,14 +29,21 @@ class DurableSender:
         self._on_failure = on_failure
         self._send: Callable[[Any], Any] | None = None
         self._dirty = False
+        self._holding = False
+        """A write that must be committed before the screen says more is pending."""
         self._held: list[Any] = []
         self._task: asyncio.Task[None] | None = None
         self.commits = 0
         """Commits made (the tests and the benchmark read it)."""
 
-    def changed(self) -> None:
-        """A write happened: commit it now; later messages wait until it is committed."""
+    def changed(self, hold: bool = True) -> None:
+        """A write happened: commit it now; later messages wait until it is committed.
+        `hold=False`: a write nothing on the screen depends on (start-up's own: a
+        rebuilt game list, the folder's lock; lost with the tab, the next start makes
+        it again) is committed without holding the screen back."""
         self._dirty = True
+        if hold:
+            self._holding = True
         if self._task is None:
             self._task = asyncio.ensure_future(self._flush())
 
@@ -45,14 +52,14 @@ class DurableSender:
         return self.send
 
     def send(self, message: Any) -> None:
-        if self._task is None and not self._dirty:
+        if not self._holding:
             self._deliver(message)
             return
         if len(self._held) >= MAX_HELD:  # a runaway loop must not eat the phone's memory
             logger.error("too many messages waiting for storage; dropping the oldest")
             self._held.pop(0)
         self._held.append(message)
-        if self._task is None:
+        if self._task is None:  # writes left after the last commit's rounds
             self._task = asyncio.ensure_future(self._flush())
 
     async def flush(self) -> None:
@@ -75,6 +82,7 @@ class DurableSender:
         finally:
             held, self._held = self._held, []
             self._task = None
+            self._holding = self._dirty  # still dirty only when the rounds ran out
             for message in held:
                 self._deliver(message)
 

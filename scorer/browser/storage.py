@@ -49,7 +49,10 @@ class BrowserGameStore(GameStore):
     def __init__(self, data_dir: Path, on_change: Any) -> None:
         self._on_change = on_change
         super().__init__(data_dir)
-        self._on_change()  # start-up may have rebuilt the game list or set a file aside
+        # Start-up may have rebuilt the game list, taken the folder's lock or set a
+        # file aside: committed, but the first screen need not wait (lost with the
+        # tab, the next start does the same again).
+        self._on_change(hold=False)
 
     def _wrote(self) -> None:
         self._on_change()

@@ -58,6 +58,7 @@
 
   // -- service worker, then Flutter ----------------------------------------------
   const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const UPDATE_CHECK_MS = 600; // sw.js from the host: tens of ms on a working network
   const takeover = (sw) => new Promise((resolve) =>
     sw.addEventListener("controllerchange", resolve, { once: true }));
 
@@ -90,9 +91,13 @@
       await Promise.race([takeover(sw), wait(4000)]);
       return;
     }
-    // A new deployment installs now (unchanged files come from the cache);
-    // offline, the check fails at once and this version starts.
-    await Promise.race([registration.update().catch(() => {}), wait(3000)]);
+    // A new deployment installs now (unchanged files come from the cache). Flutter
+    // waits for the check, so it waits little: offline (or with the host gone) it
+    // can take seconds to fail. A check that answers later goes on in the
+    // background, and the version it installs starts on the next visit (below).
+    if (navigator.onLine !== false) {
+      await Promise.race([registration.update().catch(() => {}), wait(UPDATE_CHECK_MS)]);
+    }
     if (registration.installing) {
       await Promise.race([settled(registration.installing), wait(20000)]);
     }

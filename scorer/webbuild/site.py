@@ -13,12 +13,13 @@ expects. What is added:
                       python-worker.js): Pyodide, then the app from app.zip
     manifest.json     name, icons, colours, `display: standalone`
     app.zip           the app and every wheel it needs, unpacked at build time:
-                      Python imports it as it is (zipimport, one file on sys.path);
-                      only packages with compiled modules (under __pypackages__/)
-                      are written out as files. Nothing is pip-installed when the
-                      phone starts. Stored, not deflated: the host's brotli/gzip
-                      compresses across files (smaller) and the phone does not
-                      inflate twice
+                      Python imports it as it is (zipimport, one file on sys.path),
+                      nothing unpacked, nothing pip-installed when the phone starts.
+                      Stored, not deflated: the host's brotli/gzip compresses across
+                      files (smaller) and the phone does not inflate twice
+    natives/          the wheels' compiled modules (pydantic-core, msgpack), one
+                      .wasm file each, loaded with the runtime before it starts (so
+                      the memory snapshot can hold them imported: see snapshot.mjs)
     *.gz, *.br        precompressed copies, for hosts that serve them
 
 Flet-web details relied on (checked by the tests in tests/pwa/): the
@@ -114,7 +115,7 @@ def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool
     `compressed_cache`: a folder keeping brotli copies by content (default
     ~/.cache/tarabish/brotli), so a rebuild compresses only what changed.
     `snapshot`: make a memory snapshot of the phone's Python (needs Node.js); by default
-    only with precompressed copies: it is 31 MB as it is (5 MB brotli), and a host that
+    only with precompressed copies: it is 45 MB as it is (7.5 MB brotli), and a host that
     compresses on its own may not compress it."""
     from flet_web import get_package_web_dir
 
@@ -134,11 +135,17 @@ def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool
     deflate = not precompress  # no .br/.gz copies: the archives compress themselves
     members = app_members(wheels)
     (out / APP_ARCHIVE).write_bytes(app_archive(wheels, precompile, deflate, members))
+    compiled = compiled_modules(members)
+    for site_path, (_module, data) in compiled.items():
+        (out / site_path).parent.mkdir(parents=True, exist_ok=True)
+        (out / site_path).write_bytes(data)
+    natives = {site_path: module for site_path, (module, _data) in compiled.items()}
     if precompile:
         compile_stdlib(out / "pyodide" / "python_stdlib.zip", deflate, members)
     if snapshot is None:
         snapshot = precompress
-    _write_worker(out, make_snapshot(out, members) if snapshot and precompile else None)
+    _write_worker(out, make_snapshot(out, members, natives=natives)
+                  if snapshot and precompile else None, natives)
     version = write_service_worker(out)
     files = site_files(out)
     if precompress:
@@ -219,11 +226,15 @@ def _write_index(out: Path, base: str) -> None:
     index.write_text(html, encoding="utf-8")
 
 
-def _write_worker(out: Path, snapshot: str | None) -> None:
+def _write_worker(out: Path, snapshot: str | None, natives: dict[str, str] | None = None) -> None:
+    """worker.js with this site's names: the snapshot's file (or null) and the compiled
+    modules' files (site path -> module name, see `compiled_modules`)."""
     worker = (HERE / "worker.js").read_text(encoding="utf-8")
     worker = (worker.replace("__APP_PATH__", PHONE_APP_PATH)
               .replace("__APP_ARCHIVE__", APP_ARCHIVE)
-              .replace('"__SNAPSHOT__"', json.dumps(snapshot)))
+              .replace('"__SNAPSHOT__"', json.dumps(snapshot))
+              .replace('"__NATIVES__"', json.dumps(sorted((natives or {}).items())))
+              .replace("__NATIVES_PATH__", PHONE_NATIVES_PATH))
     (out / "worker.js").write_text(worker, encoding="utf-8")
 
 
@@ -301,36 +312,48 @@ def app_members(wheels: list[Path]) -> dict[str, bytes]:
 def app_archive(wheels: list[Path], precompile: bool = True, deflate: bool = False,
                 members: dict[str, bytes] | None = None) -> bytes:
     """`app_members`, compiled to bytecode when Node.js is at hand (see `with_bytecode`),
-    pure wheels moved to the top of the zip (see `lift_pure_wheels`)."""
+    wheels moved to the top of the zip and their compiled modules left out (see
+    `lift_wheels`, `compiled_modules`)."""
     if members is None:
         members = app_members(wheels)
     if precompile:
         members = with_bytecode(members, sourceless=(NATIVE,), ddir=PHONE_APP_PATH)
-    return stored_zip(lift_pure_wheels(members), deflate)
+    return stored_zip(lift_wheels(members), deflate)
 
 
-def lift_pure_wheels(members: dict[str, bytes]) -> dict[str, bytes]:
-    """Pure wheels go to the top of the zip, which the phone imports from as it is
-    (zipimport: nothing unpacked at start); packages with compiled modules
-    (pydantic-core, msgpack) stay under __pypackages__/, which the phone writes out as
-    files, as the loader of compiled modules needs real files."""
-    native = {name[len(NATIVE):].split("/")[0] for name in members
-              if name.startswith(NATIVE) and name.endswith(".so")}
-    native_dists = {n.replace("_", "-").lower() for n in native}
+NATIVES_DIR = "natives/"
+"""Where the site keeps the wheels' compiled modules (one .wasm file each)."""
+PHONE_NATIVES_PATH = "/home/pyodide/natives/"
+"""Their names for the phone's dynamic loader (as worker.js names them)."""
+
+
+def compiled_modules(members: dict[str, bytes]) -> dict[str, tuple[str, bytes]]:
+    """The wheels' compiled modules (pydantic-core's, msgpack's): site path ->
+    (module name, wasm bytes). They are files of the site of their own, not in app.zip:
+    the phone compiles them while its Python runtime loads (and, as files the browser
+    fetched, their compiled code is cached), then imports them from memory."""
+    found: dict[str, tuple[str, bytes]] = {}
+    for name, data in members.items():
+        if name.startswith(NATIVE) and name.endswith(".so"):
+            folder, _, file = name[len(NATIVE):].rpartition("/")
+            module = ".".join([*filter(None, folder.split("/")), file.split(".")[0]])
+            found[f"{NATIVES_DIR}{module}.wasm"] = (module, data)
+    return found
+
+
+def lift_wheels(members: dict[str, bytes]) -> dict[str, bytes]:
+    """The wheels go to the top of the zip, which the phone imports from as it is
+    (zipimport: nothing unpacked at start), less their compiled modules (files of their
+    own, see `compiled_modules`)."""
     kept: dict[str, bytes] = {}
     for name, data in members.items():
         if not name.startswith(NATIVE):
             kept[name] = data
-            continue
-        top = name[len(NATIVE):].split("/")[0]
-        dist = top.split("-")[0].replace("_", "-").lower() if top.endswith(".dist-info") else None
-        if top in native or dist in native_dists:
-            kept[name] = data
-            continue
-        lifted = name[len(NATIVE):]
-        if lifted in members:
-            raise BuildError(f"a wheel's {lifted} would replace the app's own")
-        kept[lifted] = data
+        elif not name.endswith(".so"):
+            lifted = name[len(NATIVE):]
+            if lifted in members:
+                raise BuildError(f"a wheel's {lifted} would replace the app's own")
+            kept[lifted] = data
     return kept
 
 
@@ -460,8 +483,11 @@ SNAPSHOT_PREFIX = "python-snapshot-"
 def snapshot_imports(app: dict[str, bytes]) -> list[tuple[str, str | None]]:
     """What the snapshot imports: flet and each Flet name the app uses (`ft.Text`: Flet
     imports its controls when first named), the standard library modules the app
-    imports. Whatever turns out to need a compiled module is left out (snapshot.mjs)."""
+    imports, then the app itself: its entry point and every screen. Whatever cannot be
+    imported without the page is left out (snapshot.mjs)."""
     import ast
+
+    from scorer.app.router import VIEW_MODULES
 
     names: set[str] = set()
     stdlib: set[str] = set()
@@ -479,10 +505,13 @@ def snapshot_imports(app: dict[str, bytes]) -> list[tuple[str, str | None]]:
     wanted: list[tuple[str, str | None]] = [("flet", None)]
     wanted += [("flet", n) for n in sorted(names)]
     wanted += [(m, None) for m in sorted(stdlib)]
+    wanted += [("scorer.browser.start", None)]
+    wanted += [(f"scorer.app.views.{m}", None) for m in (*VIEW_MODULES, "reference_routes")]
     return wanted
 
 
-def make_snapshot(out: Path, app: dict[str, bytes], cache: Path | None = None) -> str | None:
+def make_snapshot(out: Path, app: dict[str, bytes], cache: Path | None = None,
+                  natives: dict[str, str] | None = None) -> str | None:
     """A Pyodide memory snapshot (snapshot.mjs) as `out`/python-snapshot-<hash>.bin, made
     with the site's own runtime, standard library and app.zip; its name, or None
     without Node.js (the phone then starts Python from scratch, as on a first visit).
@@ -492,9 +521,15 @@ def make_snapshot(out: Path, app: dict[str, bytes], cache: Path | None = None) -
     if node is None:
         return None
     imports = json.dumps(snapshot_imports(app))
+    # The compiled modules (`natives`: site path -> module name), loaded in worker.js's
+    # order (sorted by site path): where each lands in memory depends on that order.
+    libraries = [[f"{PHONE_NATIVES_PATH}{module}.so", str(out / site_path)]
+                 for site_path, module in sorted((natives or {}).items())]
     made_from = hashlib.sha256(imports.encode())
+    made_from.update(json.dumps([name for name, _file in libraries]).encode())
     for rel in ("pyodide/pyodide.asm.wasm", "pyodide/pyodide.asm.mjs",
-                "pyodide/python_stdlib.zip", APP_ARCHIVE):
+                "pyodide/python_stdlib.zip", APP_ARCHIVE,
+                *sorted((natives or {}).keys())):
         made_from.update(hashlib.sha256((out / rel).read_bytes()).digest())
     name = f"{SNAPSHOT_PREFIX}{made_from.hexdigest()[:16]}.bin"
     cache = cache if cache is not None else brotli_cache_dir().parent / "snapshots"
@@ -503,8 +538,10 @@ def make_snapshot(out: Path, app: dict[str, bytes], cache: Path | None = None) -
         with tempfile.TemporaryDirectory() as tmp_name:
             tmp = Path(tmp_name)
             (tmp / "imports.json").write_text(imports, encoding="utf-8")
+            (tmp / "libraries.json").write_text(json.dumps(libraries), encoding="utf-8")
             if not _run_node(node, "snapshot.mjs", out / "pyodide", out / APP_ARCHIVE,
-                             PHONE_APP_PATH, tmp / "imports.json", tmp / name,
+                             PHONE_APP_PATH, tmp / "imports.json", tmp / "libraries.json",
+                             tmp / name,
                              failed="no memory snapshot (the phone starts Python from "
                                     "scratch each time)"):
                 return None
@@ -569,7 +606,7 @@ def _precompress(out: Path, brotli_quality: int, cache: Path) -> None:
         gz = gzip.compress(data, compresslevel=9, mtime=0)
         if len(gz) < len(data) * 0.95:
             path.with_name(path.name + ".gz").write_bytes(gz)
-        # The memory snapshot (30 MB) would take minutes at 11; 9 is 6 % larger.
+        # The memory snapshot (45 MB) would take minutes at 11; 9 is 6 % larger.
         quality = brotli_quality if len(data) < HUGE_FILE else min(brotli_quality, 9)
         key = hashlib.sha256(data).hexdigest() + f".q{quality}.br"
         todo.append((path, cache / key, quality))
@@ -617,7 +654,8 @@ FIRST_VISIT = ("index.html", "boot.js", "sw.js", "flutter_bootstrap.js", "flutte
 
 def _first_visit_size(out: Path) -> int:
     total = 0
-    for rel in FIRST_VISIT:
+    natives = sorted(p.relative_to(out).as_posix() for p in (out / NATIVES_DIR).glob("*.wasm"))
+    for rel in (*FIRST_VISIT, *natives):
         path = out / rel
         best = [p for p in (path.with_name(path.name + ".br"), path) if p.is_file()]
         total += best[0].stat().st_size if best else 0

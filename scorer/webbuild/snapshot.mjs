@@ -1,36 +1,56 @@
 // A Pyodide memory snapshot for the phone: the Python heap once the interpreter has
-// started and imported Flet and the Flet controls the app names, so a phone that has
-// it starts there instead of from scratch. Run by `tarabish build-web` with the
-// site's own runtime, standard library and app.zip (the snapshot is tied to them).
-// Usage: node snapshot.mjs SITE_PYODIDE_DIR APP_ZIP APP_PATH IMPORTS_JSON OUT
+// started and imported the app (Flet, pydantic, the rules, every screen), so a phone
+// that has it starts there instead of from scratch. Run by `tarabish build-web` with
+// the site's own runtime, standard library, app.zip and compiled modules (the
+// snapshot is tied to them).
+// Usage: node snapshot.mjs SITE_PYODIDE_DIR APP_ZIP APP_PATH IMPORTS_JSON LIBRARIES_JSON OUT
 //
-// Compiled modules (pydantic-core, msgpack) cannot be in a snapshot (their code
-// lives outside the heap): importing them is refused here, and whatever needs them
-// is imported on the phone after the snapshot is restored.
+// A compiled module's code and function-table slots are not in the heap. So the
+// compiled modules (LIBRARIES_JSON: [[name for the loader, file], ...], in worker.js's
+// order) are loaded as Emscripten's "dynamic libraries", before the runtime starts:
+// each then lands at the same memory and table place here and at every start on the
+// phone (worker.js loads them the same way), and what the heap holds of them stays
+// true. Any other compiled module loaded here would not be on the phone: refused.
 import { readFileSync, writeFileSync } from "node:fs";
 
-const [pyodideDir, appZip, appPath, importsJson, out] = process.argv.slice(2);
+const [pyodideDir, appZip, appPath, importsJson, librariesJson, out] = process.argv.slice(2);
+const libraries = Object.fromEntries(JSON.parse(readFileSync(librariesJson, "utf-8")));
 const { loadPyodide } = await import(pyodideDir + "/pyodide.mjs");
+const runtime = await import(pyodideDir + "/pyodide.asm.mjs");
 const py = await loadPyodide({
   indexURL: pyodideDir + "/",
   _makeSnapshot: true,
   env: { PYDANTIC_DISABLE_PLUGINS: "__all__" }, // as worker.js: the same environment
+  createPyodideModule: (settings) => {
+    settings.dynamicLibraries = Object.keys(libraries);
+    const locate = settings.locateFile;
+    settings.locateFile = (path, dir) => libraries[path] ?? locate(path, dir);
+    return runtime.default(settings);
+  },
 });
 py.FS.writeFile(appPath, readFileSync(appZip));
 py.globals.set("app_path", appPath);
 py.globals.set("wanted", readFileSync(importsJson, "utf-8"));
+py.globals.set("compiled", JSON.stringify(Object.keys(libraries)));
 const imported = py.runPython(`
-def snapshot_imports(app_path, wanted):
-    import importlib, importlib.abc, json, sys
+def snapshot_imports(app_path, wanted, compiled):
+    import importlib, importlib.abc, importlib.machinery, importlib.util, json, sys
 
-    class NoCompiledModules(importlib.abc.MetaPathFinder):
-        def find_spec(self, name, path, target=None):
-            if name.split(".")[0] in ("pydantic_core", "msgpack", "flet_js"):
-                raise ImportError(f"{name} is imported on the phone, after the snapshot")
-            return None
+    paths = {p.rsplit("/", 1)[1].removesuffix(".so"): p for p in json.loads(compiled)}
 
-    blocker = NoCompiledModules()
-    sys.meta_path.insert(0, blocker)
+    class CompiledModules(importlib.abc.MetaPathFinder):
+        # As worker.js's: the libraries loaded above, by module name.
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] == "flet_js":
+                raise ImportError(f"{name} is the page's, on the phone only")
+            where = paths.get(name)
+            if where is None:
+                return None
+            loader = importlib.machinery.ExtensionFileLoader(name, where)
+            return importlib.util.spec_from_file_location(name, where, loader=loader)
+
+    finder = CompiledModules()
+    sys.meta_path.insert(0, finder)
     sys.path.insert(0, app_path)
     done = 0
     for module, name in json.loads(wanted):
@@ -39,17 +59,18 @@ def snapshot_imports(app_path, wanted):
             if name:
                 getattr(found, name)
             done += 1
-        except Exception:  # needs a compiled module: left for the phone
+        except Exception:  # needs the page (flet_js): left for the phone
             pass
-    sys.meta_path.remove(blocker)
+    sys.meta_path.remove(finder)
     sys.path.remove(app_path)
     importlib.invalidate_caches()
     return done
 
-snapshot_imports(app_path, wanted)
+snapshot_imports(app_path, wanted, compiled)
 `);
-py.runPython("del snapshot_imports, app_path, wanted");
-const libs = Object.keys(py._module.LDSO.loadedLibsByName).filter((name) => name !== "__main__");
-if (libs.length) throw new Error(`a compiled module was loaded: ${libs}`);
+py.runPython("del snapshot_imports, app_path, wanted, compiled");
+const foreign = Object.keys(py._module.LDSO.loadedLibsByName)
+  .filter((name) => name !== "__main__" && !(name in libraries));
+if (foreign.length) throw new Error(`a compiled module the phone does not load: ${foreign}`);
 writeFileSync(out, py.makeMemorySnapshot());
 console.log(`snapshot: ${imported} modules imported`);

@@ -31,6 +31,8 @@ KEPT = (
     "_py_warnings", "_threading_local", "_markupbase", "annotationlib", "encodings",
     "site", "sitecustomize", "zipimport", "_sysconfigdata__emscripten_wasm32-emscripten",
     "pyodide", "_pyodide", "asyncio", "json", "logging", "codecs", "io", "abc",
+    # Imported by worker.js's start code, not by the app's files.
+    "runpy", "random", "importlib.abc", "importlib.machinery", "importlib.util",
 )
 
 

@@ -94,6 +94,9 @@ def test_a_whole_game_on_one_phone_survives_reloads_and_going_offline(
     page.goto(server.url + "#/")
     page.reload()
     open_phone_site(page, server.url, first_text="Resume")
+    # Served by the service worker, the page is cross-origin isolated: Flutter draws in
+    # a thread of its own, as on the table server (the static host sends no such header).
+    assert page.evaluate("crossOriginIsolated")
     tap(page, re.compile("^Resume"), exact=False)
     see(page, "2. Ann dealt · Bob called ♠")
     see(page, "1. Dee dealt · Ann called ♥")
@@ -104,6 +107,13 @@ def test_a_whole_game_on_one_phone_survives_reloads_and_going_offline(
     open_phone_site(page, server.url, first_text="Resume")
     tap(page, re.compile("^Resume"), exact=False)
     see(page, "2. Ann dealt · Bob called ♠")
+    # And with the phone itself offline (navigator.onLine false: no update check at all).
+    phone.context.set_offline(True)
+    page.reload()
+    open_phone_site(page, server.url, first_text="Resume")
+    tap(page, re.compile("^Resume"), exact=False)
+    see(page, "2. Ann dealt · Bob called ♠")
+    phone.context.set_offline(False)
     assert all("127.0.0.1" in u or u.startswith(("data:", "blob:")) or u in phone.foreign()
                for u in phone.requests)
     hosts = {u.split("/")[2] for u in phone.foreign()}
@@ -241,6 +251,9 @@ def test_a_phone_that_keeps_the_memory_snapshot_starts_from_it(
 ) -> None:
     page, said = start_then_offline(phone, built_site, open_phone_site)
     assert any("Python runtime ready (memory snapshot)" in line for line in said), said
+    # pydantic-core was compiled beside the runtime, and its library made from that.
+    assert any("library pydantic_core._pydantic_core.wasm from its module compiled" in line
+               for line in said), said
     start_game(page)  # pydantic, the rules and the store, imported after the snapshot
     page.goto(page.url.split("#")[0] + "#/")
     page.reload()

@@ -30,7 +30,9 @@ from scorer.webbuild.site import (
     _write_worker,
     app_archive,
     app_members,
-    lift_pure_wheels,
+    compiled_modules,
+    lift_wheels,
+    snapshot_imports,
     stdlib_needs,
 )
 from scorer.webbuild.stdlib_needs import imports_of
@@ -93,6 +95,27 @@ def test_what_follows_a_write_waits_for_its_commit_in_order() -> None:
 
     _sent, events = run_sender(script)
     assert events == ["commit started", "committed"]
+
+
+def test_start_up_writes_are_committed_without_holding_the_screen() -> None:
+    async def script(sender: DurableSender, gate: asyncio.Event, sent: list[str]) -> None:
+        sender.changed(hold=False)  # the game list rebuilt at start-up
+        sender.send("the first screen")
+        assert sent == ["the first screen"]  # not held for that commit
+        await asyncio.sleep(0.01)  # that commit is under way
+        sender.changed()  # then a hand is saved while that commit is still running
+        sender.send("Saved")
+        await asyncio.sleep(0.01)
+        assert sent == ["the first screen"]
+        gate.set()
+        await sender.flush()
+        assert sent == ["the first screen", "Saved"]
+        sender.send("a tap")
+        assert sent[-1] == "a tap"
+
+    _sent, events = run_sender(script)
+    # The hand is committed by a commit that began after it was written.
+    assert events == ["commit started", "committed", "commit started", "committed"]
 
 
 def test_a_failed_commit_is_reported_and_the_screen_goes_on() -> None:
@@ -236,21 +259,27 @@ def test_everything_the_phone_imports_is_in_the_site() -> None:
 # -- what the phone downloads -------------------------------------------------------------------
 
 
-def test_pure_wheels_are_imported_from_the_zip_and_compiled_ones_written_out() -> None:
+def test_wheels_are_imported_from_the_zip_and_compiled_modules_are_files_of_their_own() -> None:
+    so = "_pydantic_core.cpython-314-wasm32-emscripten.so"
     members = {
         "main.py": b"", "scorer/app/main.py": b"",
         f"{NATIVE}flet/__init__.pyc": b"", f"{NATIVE}flet-1.0.5.dist-info/METADATA": b"",
-        f"{NATIVE}pydantic_core/_pydantic_core.cpython-314-wasm32-emscripten.so": b"",
+        f"{NATIVE}pydantic_core/{so}": b"\0asm-core",
         f"{NATIVE}pydantic_core/__init__.pyc": b"",
         f"{NATIVE}pydantic_core-2.50.4.dist-info/METADATA": b"",
+        f"{NATIVE}top_level.cpython-314-wasm32-emscripten.so": b"\0asm-top",
     }
-    assert set(lift_pure_wheels(members)) == {
+    assert set(lift_wheels(members)) == {
         "main.py", "scorer/app/main.py", "flet/__init__.pyc", "flet-1.0.5.dist-info/METADATA",
-        f"{NATIVE}pydantic_core/_pydantic_core.cpython-314-wasm32-emscripten.so",
-        f"{NATIVE}pydantic_core/__init__.pyc", f"{NATIVE}pydantic_core-2.50.4.dist-info/METADATA",
+        "pydantic_core/__init__.pyc", "pydantic_core-2.50.4.dist-info/METADATA",
+    }
+    assert compiled_modules(members) == {
+        "natives/pydantic_core._pydantic_core.wasm": ("pydantic_core._pydantic_core",
+                                                      b"\0asm-core"),
+        "natives/top_level.wasm": ("top_level", b"\0asm-top"),
     }
     with pytest.raises(BuildError, match="replace the app's own"):
-        lift_pure_wheels({"scorer/x.py": b"", f"{NATIVE}scorer/x.py": b""})
+        lift_wheels({"scorer/x.py": b"", f"{NATIVE}scorer/x.py": b""})
 
 
 def test_imports_are_found_wherever_they_are_written() -> None:
@@ -337,6 +366,21 @@ def test_without_a_snapshot_the_worker_starts_python_from_scratch(tmp_path: Path
     worker = (tmp_path / "worker.js").read_text(encoding="utf-8")
     assert "const SNAPSHOT = null;" in worker
     assert not re.search(r'"__[A-Z_]+__"', worker)  # every placeholder filled
-    _write_worker(tmp_path, "python-snapshot-0123.bin")
-    assert 'const SNAPSHOT = "python-snapshot-0123.bin";' in (tmp_path / "worker.js").read_text(
-        encoding="utf-8")
+    assert "const NATIVES = [];" in worker
+    assert '"/home/pyodide/natives/"' in worker  # the compiled modules' names for the loader
+    _write_worker(tmp_path, "python-snapshot-0123.bin",
+                  {"natives/msgpack._cmsgpack.wasm": "msgpack._cmsgpack"})
+    worker = (tmp_path / "worker.js").read_text(encoding="utf-8")
+    assert 'const SNAPSHOT = "python-snapshot-0123.bin";' in worker
+    assert 'const NATIVES = [["natives/msgpack._cmsgpack.wasm", "msgpack._cmsgpack"]];' in worker
+
+
+def test_the_snapshot_holds_the_app_and_every_screen() -> None:
+    """With the compiled modules loaded as libraries (same place at every start), the
+    snapshot imports the whole app, not only Flet: the phone then runs none of it."""
+    from scorer.app.router import VIEW_MODULES
+
+    wanted = snapshot_imports({"scorer/app/x.py": b"import json\nft.Text('a')\n"})
+    assert ("flet", None) in wanted and ("flet", "Text") in wanted and ("json", None) in wanted
+    assert ("scorer.browser.start", None) in wanted
+    assert {(f"scorer.app.views.{m}", None) for m in VIEW_MODULES} <= set(wanted)
