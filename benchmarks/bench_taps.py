@@ -344,6 +344,9 @@ class Phone:
     cpu: dict[str, list[tuple[float, int]]] = field(default_factory=dict)
     """Server CPU ms and the number of taps it was spent on, per kind of tap."""
     received: int = 0
+    hands: int = 0
+    """Hands this phone has saved: the sheet then reads "Hand <hands + 1>" at its top
+    (the end of a long sheet, such as Undo, may be built only once scrolled to)."""
 
     def listen(self) -> None:
         def on_ws(ws: WebSocket) -> None:
@@ -393,7 +396,8 @@ def one_round(phone: Phone, resume: str) -> None:
     phone.tap("caller tap (figure in)", "Bob called", "Bob & Dee called")
     phone.tap("caller tap (figure in)", "Ann called", "Ann & Cid called")
     cpu0 = server_cpu_ms(phone.pid)
-    phone.tap("Save → sheet", "Save hand", "Undo last hand")
+    phone.tap("Save → sheet", "Save hand", f"Hand {phone.hands + 2}")
+    phone.hands += 1
     phone.page.wait_for_timeout(300)
     phone.note_cpu("Save", server_cpu_ms(phone.pid) - cpu0)
     phone.tap("sheet → home", "Back", "New game")
@@ -484,10 +488,11 @@ def watch(browser: Browser, app: Phone, game_url: str, watchers: int, rounds: in
             for key, want in PAD_STEPS:
                 app.tap("w: pad tap", key, want)
             app.note_cpu("w: pad tap", server_cpu_ms(app.pid) - cpu0, len(PAD_STEPS))
-            hands = len(tabs[0].get_by_text(" called ♥").all())
+            hands = app.hands
             cpu0 = server_cpu_ms(app.pid)
             t0 = time.perf_counter()
-            app.tap("w: Save → sheet", "Save hand", "Undo last hand")
+            app.tap("w: Save → sheet", "Save hand", f"Hand {hands + 2}")
+            app.hands += 1
             for tab in tabs:  # every watcher shows the new hand
                 tab.get_by_text(f"{hands + 1}. ", exact=False).first.wait_for(timeout=60_000)
             fan_out.append((time.perf_counter() - t0) * 1000)
