@@ -8,7 +8,10 @@ screen was taken off and put back (the misplay toggle hides the number pad).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from tests.hostile.conftest import StartServer, make_game, start_server  # noqa: F401
 from tests.hostile.flet_client import FletClient, _walk
@@ -16,6 +19,22 @@ from tests.hostile.flet_client import FletClient, _walk
 HOLDER = "holder-token-0123456789"
 PATCH = 2
 """Flet's message action for an update of the controls on screen."""
+
+
+def game_server(start_server: StartServer, tmp_path: Path) -> tuple[Any, str]:  # noqa: F811
+    """A table server with one game on it (Ann deals first): the server, the game's id."""
+    data = tmp_path / "data"
+    game_id, _code = make_game(data, holder=HOLDER)
+    return start_server(data), game_id
+
+
+@contextlib.contextmanager
+def holder_phone(server: Any, route: str, first_text: str) -> Iterator[FletClient]:
+    """The game holder's phone on `route`, once `first_text` has come."""
+    with FletClient(server.port, route=route, device=HOLDER) as phone:
+        phone.pump(1.5)
+        phone.wait_for(first_text)
+        yield phone
 
 
 def tap(phone: FletClient, label: str, wait: float = 1.0) -> tuple[list[int], list[str]]:
@@ -31,12 +50,8 @@ def tap(phone: FletClient, label: str, wait: float = 1.0) -> tuple[list[int], li
 def test_each_tap_on_record_hand_comes_back_as_one_small_message(
     start_server: StartServer, tmp_path: Path,  # noqa: F811
 ) -> None:
-    data = tmp_path / "data"
-    game_id, _code = make_game(data, holder=HOLDER)
-    server = start_server(data)
-    with FletClient(server.port, route=f"/game/{game_id}/hand", device=HOLDER) as phone:
-        phone.pump(1.5)
-        phone.wait_for("Who called?")
+    server, game_id = game_server(start_server, tmp_path)
+    with holder_phone(server, f"/game/{game_id}/hand", "Who called?") as phone:
         sizes, said = tap(phone, "Bob")  # Ann deals
         assert len(sizes) == 1 and "Tap the trump suit" in said
         sizes, said = tap(phone, "♥")
@@ -67,12 +82,8 @@ def test_a_screen_switch_sends_the_address_while_the_lighter_screen_shows(
     from the sheet to the heavier Record hand (the sheet is rebuilt), after the
     screen on the way back. Either way the screen is sent once: the browser's
     announcement of its new address does not send it again."""
-    data = tmp_path / "data"
-    game_id, _code = make_game(data, holder=HOLDER)
-    server = start_server(data)
-    with FletClient(server.port, route=f"/game/{game_id}", device=HOLDER) as phone:
-        phone.pump(1.5)
-        phone.wait_for("Record hand")
+    server, game_id = game_server(start_server, tmp_path)
+    with holder_phone(server, f"/game/{game_id}", "Record hand") as phone:
         for label, shown, address_first in (("Record hand", "Who called?", True),
                                             ("Back", "Record hand", False)):
             mark, first = phone.mark(), len(phone.frames)
@@ -121,13 +132,9 @@ def test_a_watching_phone_gets_the_new_hand_not_the_whole_sheet_and_every_row_st
     """A redrawn sheet is compared with the one on show part by part (keys on the
     screen's parts and on each hand row): a Save sends a watching phone the new
     row and what changed, and every row, old or new, still opens its own ruling."""
-    data = tmp_path / "data"
-    game_id, _code = make_game(data, holder=HOLDER)
-    server = start_server(data)
-    with (FletClient(server.port, route=f"/game/{game_id}", device=HOLDER) as watcher,
-          FletClient(server.port, route=f"/game/{game_id}", device=HOLDER) as recorder):
-        watcher.pump(1.0)
-        recorder.pump(1.0)
+    server, game_id = game_server(start_server, tmp_path)
+    with (holder_phone(server, f"/game/{game_id}", "Record hand") as watcher,
+          holder_phone(server, f"/game/{game_id}", "Record hand") as recorder):
         sizes = []
         for caller, row in (("Bob", "1. Ann dealt · Bob called ♥"),
                             ("Cid", "2. Bob dealt · Cid called ♥"),
