@@ -501,11 +501,18 @@ def watch(browser: Browser, app: Phone, game_url: str, watchers: int, rounds: in
     finally:
         context.close()
     result = {"pad_cpu_ms": app.cpu_per_tap("w: pad tap"),
+              "pad_cpu_alone_ms": app.cpu_per_tap("pad tap"),
               "save_cpu_ms": app.cpu_per_tap("w: Save"),
+              "save_cpu_alone_ms": app.cpu_per_tap("Save"),
+              "save_ms": median(app.times["w: Save → sheet"]),
               "last_watcher_ms": median(fan_out)}
+    per_watcher = (result["save_cpu_ms"] - result["save_cpu_alone_ms"]) / watchers
     print(f"\n{watchers} more phones watching the game (CPU/1, {rounds} rounds): server CPU per pad "
-          f"tap {result['pad_cpu_ms']:.1f} ms, per Save {result['save_cpu_ms']:.1f} ms; "
-          f"Save → last watcher shows the hand {result['last_watcher_ms']:.0f} ms")
+          f"tap {result['pad_cpu_ms']:.1f} ms (alone {result['pad_cpu_alone_ms']:.1f}), per Save "
+          f"{result['save_cpu_ms']:.1f} ms (alone {result['save_cpu_alone_ms']:.1f}: "
+          f"{per_watcher:.1f} ms a watcher); the saving phone's Save → sheet "
+          f"{result['save_ms']:.0f} ms; Save → last watcher shows the hand "
+          f"{result['last_watcher_ms']:.0f} ms")
     return result
 
 

@@ -33,6 +33,11 @@ class AppContext:
     checker or the card counter does not lose the taps."""
     open_panels: set[str] = field(default_factory=set)
     """Parts of screens a player opened (e.g. the race chart), kept across redraws."""
+    kept: dict[str, tuple[object, object]] = field(default_factory=dict)
+    """Parts of the keyed screen on show, each with what it was drawn from, for
+    its next drawing to reuse (`views.kept.Kept`)."""
+    kept_basis: tuple[object, ...] = ()
+    """The address and look those parts were drawn for."""
     actions: TableActions = field(init=False)
     _awake: bool = False
     router_refresh: Callable[[], None] = lambda: None

@@ -3,6 +3,7 @@ so a phone that slept or reloaded comes back to the same place."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
 import re
@@ -14,7 +15,7 @@ import flet as ft
 from scorer.app.actions import game_topic
 from scorer.app.context import AppContext
 from scorer.app.theme import PAD
-from scorer.app.views.common import message_view
+from scorer.app.views.common import message_view, redraws_shown
 from scorer.terminal_text import one_line
 
 logger = logging.getLogger(__name__)
@@ -23,6 +24,8 @@ REDRAWN_VIEW_FIELDS = ("controls", "appbar", "bottom_appbar", "floating_action_b
                        "navigation_bar", "drawer", "end_drawer", "padding", "bgcolor",
                        "decoration", "scroll", "spacing", "vertical_alignment",
                        "horizontal_alignment")
+WATCHERS_AFTER_S = 0.03
+"""How long after a change the phones watching the game redraw it."""
 Builder = Callable[[AppContext, dict[str, str], dict[str, str]], ft.View]
 
 
@@ -87,6 +90,7 @@ class Router:
         self.route = "/"
         self.game_id: str | None = None
         self._drawn_width: float | None = None
+        self._page_sent = False
         self.routes = [(re.compile(f"^{pattern}$"), build)
                        for pattern, build in ROUTES + _extra_routes()]
 
@@ -126,17 +130,23 @@ class Router:
     def put(self, view: ft.View) -> None:
         """Send a screen from `prepare`: the one on show is refilled or replaced."""
         page = self.ctx.page
-        shown = page.views[-1] if len(page.views) == 1 else None
-        if shown is not None and shown.route == view.route:
+        if redraws_shown(page, view.route):
+            shown = page.views[-1]
             # A redraw of the screen on show (a hand saved on another phone, dark
             # mode): refill the same View. A new View would orphan an open dialog
             # (Share, table code) on the phone: it could not be closed any more.
             for name in REDRAWN_VIEW_FIELDS:
                 setattr(shown, name, getattr(view, name))
+            if self._page_sent:
+                # Compared from the screen down: page.update() would also walk the
+                # page's themes, media and services on every redraw of every phone.
+                shown.update()
+                return
         else:
             page.views.clear()
             page.views.append(view)
-        page.update()
+        page.update()  # the first one also sends the page's theme and fonts
+        self._page_sent = True
 
     @staticmethod
     def _game_of(route: str) -> str | None:
@@ -160,7 +170,13 @@ class Router:
             self.show(self.route)
         self._drawn_width = width
 
-    def _on_game_changed(self, _topic: str, game_id: str) -> None:
+    async def _on_game_changed(self, _topic: str, game_id: str) -> None:
+        # Async, so on the server's event loop: a sync handler runs on a pool
+        # thread, one per watching phone, and those threads fought the saving
+        # phone's own switch for the GIL (its sheet came 200 ms after Save with
+        # 11 phones watching, 35 ms alone) and raced this session's own taps.
+        # The wait lets the phone that saved be sent its sheet first.
+        await asyncio.sleep(WATCHERS_AFTER_S)
         self.game_changed(game_id)
 
     def game_changed(self, game_id: str) -> None:

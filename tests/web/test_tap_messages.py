@@ -130,8 +130,9 @@ def test_a_watching_phone_gets_the_new_hand_not_the_whole_sheet_and_every_row_st
     start_server: StartServer, tmp_path: Path,  # noqa: F811
 ) -> None:
     """A redrawn sheet is compared with the one on show part by part (keys on the
-    screen's parts and on each hand row): a Save sends a watching phone the new
-    row and what changed, and every row, old or new, still opens its own ruling."""
+    screen's parts and on each hand row; unchanged parts are the same controls):
+    a Save sends a watching phone the new row and what changed, and every row,
+    old or new, still opens its own ruling; Undo removes the newest hand."""
     server, game_id = game_server(start_server, tmp_path)
     with (holder_phone(server, f"/game/{game_id}", "Record hand") as watcher,
           holder_phone(server, f"/game/{game_id}", "Record hand") as recorder):
@@ -164,6 +165,13 @@ def test_a_watching_phone_gets_the_new_hand_not_the_whole_sheet_and_every_row_st
             watcher.event(toggle, "click")
             watcher.wait_for(then, since=mark)
         assert not watcher.crashed
+        # Undo is drawn again for every revision (rows are kept): it removes the
+        # newest hand, saved on the other phone.
+        mark = watcher.mark()
+        watcher.click("Undo last hand")
+        watcher.wait_for("Undo hand 3?", since=mark)
+        watcher.click("Remove hand")
+        watcher.wait_for("Hand 3: Cid deals", since=mark)
         # The oldest row's Edit opens that hand with its figures.
         mark = watcher.mark()
         watcher.click("1. Ann dealt · Bob called ♥")

@@ -52,6 +52,12 @@ def screen(
     )
 
 
+def redraws_shown(page: ft.Page, route: str | None) -> bool:
+    """Whether a screen for `route` would refill the one on show (`Router.put`)
+    rather than replace it: only then may it reuse controls of the one on show."""
+    return len(page.views) == 1 and page.views[-1].route == route
+
+
 def keyed(view: ft.View) -> ft.View:
     """Let Flet compare this screen, when it is drawn again on show, with the one
     on show part by part, and send only what changed (a watching phone's sheet

@@ -9,6 +9,7 @@ from rules.game_summary import RacePoint, race
 from rules.ruling import Outcome
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
+from scorer.app.views.kept import Kept
 
 CHART_HEIGHT = 230
 #: Team colours that stay apart in light and dark, and from the bait marks.
@@ -115,7 +116,7 @@ def legend(model: GameModel, dark: bool) -> ft.Control:
     return ft.Row(items, wrap=True, spacing=12, run_spacing=4)
 
 
-def race_panel(ctx: AppContext, model: GameModel) -> ft.Control:
+def race_panel(ctx: AppContext, model: GameModel, kept: Kept) -> ft.Control:
     """'The race' with the chart under it; closed until tapped, so the sheet still
     opens on the totals and costs nothing to draw. Open or closed is kept for the
     session, so a live update does not close it."""
@@ -126,10 +127,16 @@ def race_panel(ctx: AppContext, model: GameModel) -> ft.Control:
         ctx.open_panels ^= {key}
         ctx.router_refresh()  # the sheet is keyed: drawn again, not changed in place
 
-    toggle_button = ft.TextButton("Hide the race" if shown else "Show the race",
-                                  icon=ft.Icons.EXPAND_LESS if shown else ft.Icons.EXPAND_MORE,
-                                  on_click=flip, height=48)
-    holder = ft.Column([toggle_button], spacing=6)
-    if shown:
-        holder.controls += [race_chart(model, ctx.dark), legend(model, ctx.dark)]
-    return holder
+    def build() -> ft.Control:
+        toggle_button = ft.TextButton("Hide the race" if shown else "Show the race",
+                                      icon=ft.Icons.EXPAND_LESS if shown else ft.Icons.EXPAND_MORE,
+                                      on_click=flip, height=48)
+        holder = ft.Column([toggle_button], spacing=6)
+        if shown:
+            holder.controls += [race_chart(model, ctx.dark), legend(model, ctx.dark)]
+        return holder
+
+    # Closed, it is the same button after every hand.
+    drawn_from = (True, model.replay, model.game.team_names, model.game.rules.forced_at) \
+        if shown else (False,)
+    return kept.part("race", drawn_from, build)

@@ -9,6 +9,7 @@ from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import BAIT, RADIUS
 from scorer.app.views.common import app_bar, keyed, message_view, screen
+from scorer.app.views.kept import Kept
 from scorer.app.views.race_chart import race_panel
 from scorer.app.views.summary_card import summary_card
 from scorer.app.widgets import big_button, notice
@@ -123,7 +124,8 @@ def show_hand(ctx: AppContext, model: GameModel, result: HandResult, editable: b
     ))
 
 
-def sheet_header(model: GameModel) -> ft.Control:
+def header_cards(model: GameModel) -> tuple[tuple[str, int, str, bool], ...]:
+    """What the two totals at the top show: name, total, the line under it, highlight."""
     teams = model.game.team_names
     replay = model.replay
     cards = []
@@ -132,9 +134,12 @@ def sheet_header(model: GameModel) -> ft.Control:
             line = "WINNER" if replay.winner == team else ""
         else:
             line = f"{replay.to_go(team)} to go"
-        cards.append(total_card(teams[team], replay.totals[team], line,
-                                replay.winner == team))
-    return ft.Row(cards, spacing=10)
+        cards.append((teams[team], replay.totals[team], line, replay.winner == team))
+    return tuple(cards)
+
+
+def sheet_header(cards: tuple[tuple[str, int, str, bool], ...]) -> ft.Control:
+    return ft.Row([total_card(*card) for card in cards], spacing=10)
 
 
 def confirm_undo(ctx: AppContext, model: GameModel) -> None:
@@ -169,58 +174,77 @@ def sheet_view(ctx: AppContext, game_id: str) -> ft.View:
     except (StoreError, ValueError) as exc:
         return message_view(ctx, route, "Game not found", str(exc))
     replay = model.replay
-    body: list[ft.Control] = [sheet_header(model)]
+    kept = Kept(ctx, route)
+    cards = header_cards(model)
+    body: list[ft.Control] = [kept.part("header", cards, lambda: sheet_header(cards))]
     if replay.winner is not None:
         body.append(summary_card(model))
     else:
         forced = model.forced_line()
         if forced:
-            body.append(notice(forced, error=True, icon=ft.Icons.PRIORITY_HIGH))
-        if replay.winner_reason is not None:
-            body.append(notice(replay.winner_reason.text))
-        body.append(ft.Text(model.next_hand_line(), size=16, weight=ft.FontWeight.W_600))
+            body.append(kept.part("forced", forced, lambda: notice(
+                forced, error=True, icon=ft.Icons.PRIORITY_HIGH)))
+        reason = replay.winner_reason
+        if reason is not None:
+            body.append(kept.part("reason", reason.text, lambda: notice(reason.text)))
+        line = model.next_hand_line()
+        body.append(kept.part("next", line, lambda: ft.Text(
+            line, size=16, weight=ft.FontWeight.W_600)))
     if replay.hands:
-        body.append(race_panel(ctx, model))
+        body.append(race_panel(ctx, model, kept))
     bad = replay.invalid_hands
     if bad:
         numbers = ", ".join(str(r.number) for r in bad)
-        body.append(notice(f"Hand {numbers} cannot stand after an edit: tap it to fix it.",
-                           error=True))
+        text = f"Hand {numbers} cannot stand after an edit: tap it to fix it."
+        body.append(kept.part("bad", text, lambda: notice(text, error=True)))
     editable = ctx.actions.can_edit(game_id)
+    teams = model.game.team_names
     if replay.hands:
-        teams = model.game.team_names
-        body.append(ft.Row([
-            ft.Text("Hand", size=13, expand=True, color=ft.Colors.ON_SURFACE_VARIANT),
-            ft.Text(teams[0], size=12, width=60, text_align=ft.TextAlign.RIGHT, max_lines=2,
-                    color=ft.Colors.ON_SURFACE_VARIANT),
-            ft.Text(teams[1], size=12, width=60, text_align=ft.TextAlign.RIGHT, max_lines=2,
-                    color=ft.Colors.ON_SURFACE_VARIANT),
-        ], spacing=4))
-        body.extend(hand_row(ctx, model, r, editable) for r in reversed(replay.hands))
+        body.append(kept.part("columns", teams, lambda: column_heads(teams)))
+        for result in reversed(replay.hands):
+            # The row's tap shows this hand's ruling: all it needs is drawn from.
+            body.append(kept.part(
+                f"hand{result.number}", (result, model.describe(result), editable),
+                lambda result=result: hand_row(ctx, model, result, editable)))
     else:
         first = ("No hands yet. Tap Record hand when the first hand is counted." if editable
                  else "No hands yet: they appear here as the table records them.")
         body.append(ft.Text(first,
                             size=15, color=ft.Colors.ON_SURFACE_VARIANT))
-    body.extend(ctx.actions.sheet_extras(model))
+    # Sharing and the watcher's banner need only the game's id; Undo reads the
+    # revision it was drawn for, so it is drawn again after every change.
+    body.extend(kept.part("extras", game_id, lambda: ctx.actions.sheet_extras(model)))
 
     buttons: list[ft.Control] = []
     if replay.winner is not None:
         buttons.append(ft.Row([big_button("Play again", lambda _e: ctx.go(f"/new?again={game_id}"),
                                           icon=ft.Icons.REPLAY)]))
     elif editable:
-        buttons.append(ft.Row([big_button("Record hand", lambda _e: ctx.go(f"{route}/hand"),
-                                          icon=ft.Icons.EDIT_NOTE, height=64)]))
+        buttons.append(kept.part("record", route, lambda: ft.Row([big_button(
+            "Record hand", lambda _e: ctx.go(f"{route}/hand"), icon=ft.Icons.EDIT_NOTE,
+            height=64)])))
     else:
-        buttons.extend(ctx.actions.watcher_controls(model))
+        buttons.extend(kept.part("watching", (game_id, ctx.actions.identified),
+                                 lambda: ctx.actions.watcher_controls(model)))
     if editable and replay.hands:
-        body.append(ft.Row([big_button("Undo last hand", lambda _e: confirm_undo(ctx, model),
-                                       icon=ft.Icons.UNDO, primary=False)]))
+        body.append(kept.part("undo", model.stored.revision, lambda: ft.Row([big_button(
+            "Undo last hand", lambda _e: confirm_undo(ctx, model), icon=ft.Icons.UNDO,
+            primary=False)])))
     # The teams are in the big totals; a short title leaves room for the icons.
-    bar = app_bar(ctx, "Score sheet", back_to="/", actions=[
+    bar = kept.part("bar", game_id, lambda: app_bar(ctx, "Score sheet", back_to="/", actions=[
         ft.IconButton(ft.Icons.MENU_BOOK, tooltip="Rules",
                       on_click=lambda _e: ctx.go(f"/rules?game={game_id}")),
         *ctx.actions.sheet_actions(model),
-    ])
+    ]))
     bottom = ft.Column(buttons) if buttons else None
     return keyed(screen(route, bar, body, bottom=bottom))
+
+
+def column_heads(teams: tuple[str, str]) -> ft.Control:
+    return ft.Row([
+        ft.Text("Hand", size=13, expand=True, color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(teams[0], size=12, width=60, text_align=ft.TextAlign.RIGHT, max_lines=2,
+                color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(teams[1], size=12, width=60, text_align=ft.TextAlign.RIGHT, max_lines=2,
+                color=ft.Colors.ON_SURFACE_VARIANT),
+    ], spacing=4)

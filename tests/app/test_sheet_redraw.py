@@ -1,0 +1,90 @@
+"""Drawing the sheet on show again keeps every part drawn from unchanged values
+(the same control objects, which Flet skips when it compares the two drawings),
+and draws anew every part whose values changed: the totals, the next hand, the
+new row, Undo (it removes the hand of the revision it was drawn for)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import flet as ft
+
+from scorer.app.context import AppContext
+from scorer.app.views.sheet import sheet_view
+from scorer.store import GameStore
+
+GAME: dict[str, Any] = {
+    "format": "tarabish-game/1", "players": ["Ann", "Bob", "Cid", "Dee"], "first_dealer": 0,
+    "rules": {}, "hands": [{"caller": 1, "trump": "H", "points": {"team": 0, "tricks": 70}},
+                           {"caller": 2, "trump": "S", "points": {"team": 0, "tricks": 90}}],
+}
+HAND = {"caller": 3, "trump": "C", "points": {"team": 1, "tricks": 100}}
+
+
+def context(store: GameStore) -> AppContext:
+    page = SimpleNamespace(theme_mode=ft.ThemeMode.LIGHT, platform_brightness=ft.Brightness.LIGHT,
+                           width=400.0, views=[])
+    return AppContext(page=cast(ft.Page, page), store=store)
+
+
+def parts(view: ft.View) -> dict[str, ft.Control]:
+    """The sheet's parts by a name: its rows by key, the rest by what they show."""
+    safe = cast(ft.SafeArea, view.controls[0])
+    body = cast(ft.Column, cast(ft.Column, safe.content).controls[0])
+    named: dict[str, ft.Control] = {"bar": cast(ft.Control, view.appbar)}
+    for n, control in enumerate(body.controls):
+        named[str(control.key) if control.key else f"#{n}"] = control
+    return named
+
+
+def draw(ctx: AppContext, game_id: str, on_show: bool) -> dict[str, ft.Control]:
+    view = sheet_view(ctx, game_id)
+    if on_show:
+        cast(Any, ctx.page).views = [view]
+    return parts(view)
+
+
+def test_a_redraw_of_the_sheet_on_show_keeps_every_unchanged_part(tmp_path: Path) -> None:
+    store = GameStore(tmp_path)
+    game = store.create_game(GAME)
+    ctx = context(store)
+    first = draw(ctx, game.id, on_show=True)
+    again = draw(ctx, game.id, on_show=True)
+    assert first.keys() == again.keys() and "hand1" in first and "hand2" in first
+    assert all(again[name] is first[name] for name in first), [
+        name for name in first if again[name] is not first[name]]
+
+    store.add_hand(game.id, HAND)
+    after = draw(ctx, game.id, on_show=True)
+    assert after["hand1"] is first["hand1"] and after["hand2"] is first["hand2"]
+    assert after["bar"] is first["bar"]
+    assert "hand3" in after and "hand3" not in first
+    changed = [name for name in first if after.get(name) is not first[name]]
+    # The totals, the next hand's line and Undo (drawn for a revision) change.
+    assert len(changed) == 3, changed
+
+
+def test_nothing_is_kept_from_a_sheet_not_on_show_or_for_another_look(tmp_path: Path) -> None:
+    store = GameStore(tmp_path)
+    game = store.create_game(GAME)
+    ctx = context(store)
+    first = draw(ctx, game.id, on_show=False)  # e.g. Record hand is on show
+    cast(Any, ctx.page).views = [ft.View(route=f"/game/{game.id}/hand")]
+    again = draw(ctx, game.id, on_show=True)
+    assert not any(again[name] is first[name] for name in first)
+    cast(Any, ctx.page).theme_mode = ft.ThemeMode.DARK  # dark mode draws the chart anew
+    dark = draw(ctx, game.id, on_show=True)
+    assert not any(dark[name] is again[name] for name in again)
+
+
+def test_an_edit_draws_again_every_row_whose_totals_moved(tmp_path: Path) -> None:
+    store = GameStore(tmp_path)
+    game = store.create_game(GAME)
+    ctx = context(store)
+    first = draw(ctx, game.id, on_show=True)
+    edited = {**GAME["hands"][0], "points": {"team": 0, "tricks": 100}}
+    store.replace_hand(game.id, 0, edited, expected_revision=game.revision)
+    after = draw(ctx, game.id, on_show=True)
+    assert after["hand1"] is not first["hand1"] and after["hand2"] is not first["hand2"]
