@@ -38,6 +38,8 @@ class AppContext:
     its next drawing to reuse (`views.kept.Kept`)."""
     kept_basis: tuple[object, ...] = ()
     """The address and look those parts were drawn for."""
+    kept_controls: list[ft.BaseControl] | None = None
+    """The controls of the screen those parts were drawn into."""
     actions: TableActions = field(init=False)
     _awake: bool = False
     router_refresh: Callable[[], None] = lambda: None

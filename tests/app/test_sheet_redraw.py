@@ -88,3 +88,16 @@ def test_an_edit_draws_again_every_row_whose_totals_moved(tmp_path: Path) -> Non
     store.replace_hand(game.id, 0, edited, expected_revision=game.revision)
     after = draw(ctx, game.id, on_show=True)
     assert after["hand1"] is not first["hand1"] and after["hand2"] is not first["hand2"]
+
+
+def test_parts_of_a_drawing_that_never_went_on_show_are_not_reused(tmp_path: Path) -> None:
+    """A drawing built but overtaken before it was sent (another redraw in between)
+    holds controls that are not on the phone: the next drawing starts afresh."""
+    store = GameStore(tmp_path)
+    game = store.create_game(GAME)
+    ctx = context(store)
+    draw(ctx, game.id, on_show=True)
+    store.add_hand(game.id, HAND)
+    unsent = draw(ctx, game.id, on_show=False)
+    after = draw(ctx, game.id, on_show=True)
+    assert after["hand3"] is not unsent["hand3"] and after["#0"] is not unsent["#0"]

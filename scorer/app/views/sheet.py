@@ -237,7 +237,7 @@ def sheet_view(ctx: AppContext, game_id: str) -> ft.View:
         *ctx.actions.sheet_actions(model),
     ]))
     bottom = ft.Column(buttons) if buttons else None
-    return keyed(screen(route, bar, body, bottom=bottom))
+    return kept.done(keyed(screen(route, bar, body, bottom=bottom)))
 
 
 def column_heads(teams: tuple[str, str]) -> ft.Control:
