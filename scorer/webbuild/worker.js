@@ -191,7 +191,6 @@ async function startApp(pyodide) {
   await pyodide.runPythonAsync(`
 import importlib, importlib.abc, importlib.machinery, importlib.util, random, sys
 random.seed()  # a snapshot's generator state is every phone's: fresh entropy for each start
-importlib.invalidate_caches()
 
 class CompiledModules(importlib.abc.MetaPathFinder):
     """The wheels' compiled modules: loaded already (the dynamic libraries above), under
