@@ -56,8 +56,8 @@ def snapshot_imports(app_path, wanted, compiled):
     for module, name in json.loads(wanted):
         try:
             found = importlib.import_module(module)
-            if name:
-                getattr(found, name)
+            for attribute in name.split(".") if name else ():
+                found = getattr(found, attribute)  # "Icons.ADD": flet.Icons, then ADD
             done += 1
         except Exception:  # needs the page (flet_js): left for the phone
             pass
