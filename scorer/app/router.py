@@ -87,6 +87,7 @@ class Router:
         self.route = "/"
         self.game_id: str | None = None
         self._drawn_width: float | None = None
+        self._drawn_dark: bool | None = None
         self.routes = [(re.compile(f"^{pattern}$"), build)
                        for pattern, build in ROUTES + _extra_routes()]
 
@@ -112,6 +113,7 @@ class Router:
         page = self.ctx.page
         self.route = route if route is not None else (page.route or "/")
         self._drawn_width = page.width
+        self._drawn_dark = self.ctx.dark  # suit colours & co. are chosen when built
         try:
             view = self.build(self.route)
         except Exception:  # a broken screen must not leave a phone on a blank page
@@ -159,6 +161,13 @@ class Router:
         if self.ctx.page.views and side_margin(width) != side_margin(self._drawn_width):
             self.show(self.route)
         self._drawn_width = width
+
+    def brightness_changed(self) -> None:
+        """Redraw only for the other brightness: the browser reports its brightness as it
+        connects, nearly always the one the first screen was drawn for (a whole second
+        build and its patch for nothing)."""
+        if self.ctx.page.views and self.ctx.dark != self._drawn_dark:
+            self.show(self.route)
 
     def _on_game_changed(self, _topic: str, game_id: str) -> None:
         self.game_changed(game_id)
