@@ -3,6 +3,7 @@ so a phone that slept or reloaded comes back to the same place."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
 import re
@@ -33,6 +34,13 @@ def _extra_routes() -> list[tuple[str, Builder]]:
     except ImportError:
         return []
     return list(ROUTES)
+
+
+@functools.cache
+def compiled_routes() -> tuple[tuple[re.Pattern[str], Builder], ...]:
+    """Every screen's address pattern, compiled once per process (a phone alone compiles
+    them into its memory snapshot: scorer.browser.start)."""
+    return tuple((re.compile(f"^{pattern}$"), build) for pattern, build in ROUTES + _extra_routes())
 
 
 VIEW_MODULES = ("home", "new_game", "past_games", "statistics", "sheet", "record_hand")
@@ -88,8 +96,7 @@ class Router:
         self.game_id: str | None = None
         self._drawn_width: float | None = None
         self._drawn_dark: bool | None = None
-        self.routes = [(re.compile(f"^{pattern}$"), build)
-                       for pattern, build in ROUTES + _extra_routes()]
+        self.routes = compiled_routes()
 
     def build(self, route: str) -> ft.View:
         parts = urlsplit(route or "/")

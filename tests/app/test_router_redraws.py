@@ -42,3 +42,10 @@ def test_the_brightness_the_screen_was_drawn_for_does_not_draw_it_again(tmp_path
     assert shown.sent == ["/", "/"]
     shown.brightness_changed()
     assert shown.sent == ["/", "/"]
+
+
+def test_the_address_patterns_are_compiled_once_for_every_page(tmp_path: Path) -> None:
+    """Compiled once per process (a phone alone: into its memory snapshot), not per page."""
+    first, second = router(tmp_path), router(tmp_path)
+    assert first.routes is second.routes
+    assert any(pattern.match("/game/0123abcd/hand") for pattern, _build in first.routes)
