@@ -4,6 +4,7 @@ so a phone that slept or reloaded comes back to the same place."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import logging
 import re
@@ -36,6 +37,13 @@ def _extra_routes() -> list[tuple[str, Builder]]:
     except ImportError:
         return []
     return list(ROUTES)
+
+
+@functools.cache
+def compiled_routes() -> tuple[tuple[re.Pattern[str], Builder], ...]:
+    """Every screen's address pattern, compiled once per process (a phone alone compiles
+    them into its memory snapshot: scorer.browser.start)."""
+    return tuple((re.compile(f"^{pattern}$"), build) for pattern, build in ROUTES + _extra_routes())
 
 
 VIEW_MODULES = ("home", "new_game", "past_games", "statistics", "sheet", "record_hand")
@@ -91,8 +99,8 @@ class Router:
         self.game_id: str | None = None
         self._drawn_width: float | None = None
         self._page_sent = False
-        self.routes = [(re.compile(f"^{pattern}$"), build)
-                       for pattern, build in ROUTES + _extra_routes()]
+        self._drawn_dark: bool | None = None
+        self.routes = compiled_routes()
 
     def build(self, route: str) -> ft.View:
         parts = urlsplit(route or "/")
@@ -116,6 +124,7 @@ class Router:
         page = self.ctx.page
         self.route = route if route is not None else (page.route or "/")
         self._drawn_width = page.width
+        self._drawn_dark = self.ctx.dark  # suit colours & co. are chosen when built
         try:
             view = self.build(self.route)
         except Exception:  # a broken screen must not leave a phone on a blank page
@@ -169,6 +178,13 @@ class Router:
         if self.ctx.page.views and side_margin(width) != side_margin(self._drawn_width):
             self.show(self.route)
         self._drawn_width = width
+
+    def brightness_changed(self) -> None:
+        """Redraw only for the other brightness: the browser reports its brightness as it
+        connects, nearly always the one the first screen was drawn for (a whole second
+        build and its patch for nothing)."""
+        if self.ctx.page.views and self.ctx.dark != self._drawn_dark:
+            self.show(self.route)
 
     async def _on_game_changed(self, _topic: str, game_id: str) -> None:
         # Async, so on the server's event loop: a sync handler runs on a pool

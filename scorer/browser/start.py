@@ -17,12 +17,13 @@ import flet as ft
 
 from scorer.app import CONFIG
 from scorer.app.main import main
-from scorer.app.router import VIEW_MODULES
+from scorer.app.router import VIEW_MODULES, compiled_routes
 from scorer.app.store_access import use_store
 from scorer.browser.durable import DurableSender
 from scorer.browser.storage import BrowserGameStore, IndexedDBFolder
 
 logger = logging.getLogger(__name__)
+compiled_routes()  # now, so that the memory snapshot (which imports this module) has them
 
 SAVE_FAILED = ("This phone did not keep the last change ({why}). It is on the screen "
                "but may be gone after the page is closed. Free some space, then try again.")

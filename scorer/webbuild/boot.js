@@ -87,8 +87,17 @@
     }
     const registration = await sw.register("sw.js");
     if (!sw.controller) {
-      // First visit: let the worker take this page, so every file is cached as it loads.
-      await Promise.race([takeover(sw), wait(4000)]);
+      // First visit: let the worker take this page, then load the page again from it, so
+      // that every file is cached as it loads and the page is cross-origin isolated as
+      // at every later start (the browser keeps the compiled code of Flutter's modules
+      // for an isolated page apart: compiled in a plain one, the first start from the
+      // home screen compiled them all again).
+      if (await Promise.race([takeover(sw).then(() => true), wait(4000)]) &&
+          !self.crossOriginIsolated && !sessionStorage.getItem("tarabish-isolated")) {
+        sessionStorage.setItem("tarabish-isolated", "1");
+        location.reload();
+        await wait(60000);
+      }
       return;
     }
     // A new deployment installs now (unchanged files come from the cache). Flutter

@@ -49,6 +49,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from scorer.webbuild import snapshot_file
+
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent
 HERE = Path(__file__).resolve().parent
 MARKER = ".tarabish-site"
@@ -481,8 +483,9 @@ SNAPSHOT_PREFIX = "python-snapshot-"
 
 
 def snapshot_imports(app: dict[str, bytes]) -> list[tuple[str, str | None]]:
-    """What the snapshot imports: flet and each Flet name the app uses (`ft.Text`: Flet
-    imports its controls when first named), the standard library modules the app
+    """What the snapshot imports: flet and each Flet name the app uses (`ft.Text`, `ft.run`:
+    Flet imports its modules when first named; `ft.Icons.ADD`: its icon table is read at
+    the first icon), the standard library modules the app
     imports, then the app itself: its entry point and every screen. Whatever cannot be
     imported without the page is left out (snapshot.mjs)."""
     import ast
@@ -495,7 +498,10 @@ def snapshot_imports(app: dict[str, bytes]) -> list[tuple[str, str | None]]:
         if not rel.endswith(".py") or rel.startswith(NATIVE):
             continue
         source = data.decode("utf-8", "replace")
-        names.update(re.findall(r"\bft\.([A-Z][A-Za-z0-9_]*)", source))
+        names.update(re.findall(r"\bft\.([A-Za-z][A-Za-z0-9_]*)", source))
+        # Flet reads its icon table (a JSON file in the zip: ~50 ms on the phone) at the
+        # first icon named: in the snapshot, with every icon the app names.
+        names.update(re.findall(r"\bft\.((?:Cupertino)?Icons\.[A-Z0-9_]+)", source))
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.Import):
                 stdlib.update(a.name for a in node.names)
@@ -512,7 +518,8 @@ def snapshot_imports(app: dict[str, bytes]) -> list[tuple[str, str | None]]:
 
 def make_snapshot(out: Path, app: dict[str, bytes], cache: Path | None = None,
                   natives: dict[str, str] | None = None) -> str | None:
-    """A Pyodide memory snapshot (snapshot.mjs) as `out`/python-snapshot-<hash>.bin, made
+    """A Pyodide memory snapshot (snapshot.mjs) as `out`/python-snapshot-<hash>.bin (its
+    heap's nonzero pages only: snapshot_file.py), made
     with the site's own runtime, standard library and app.zip; its name, or None
     without Node.js (the phone then starts Python from scratch, as on a first visit).
     Kept in `cache` by what it was made from: a rebuild of the same site gives the
@@ -526,6 +533,7 @@ def make_snapshot(out: Path, app: dict[str, bytes], cache: Path | None = None,
     libraries = [[f"{PHONE_NATIVES_PATH}{module}.so", str(out / site_path)]
                  for site_path, module in sorted((natives or {}).items())]
     made_from = hashlib.sha256(imports.encode())
+    made_from.update(snapshot_file.MAGIC)  # the site's form of it (snapshot_file.py)
     made_from.update(json.dumps([name for name, _file in libraries]).encode())
     for rel in ("pyodide/pyodide.asm.wasm", "pyodide/pyodide.asm.mjs",
                 "pyodide/python_stdlib.zip", APP_ARCHIVE,
@@ -547,7 +555,7 @@ def make_snapshot(out: Path, app: dict[str, bytes], cache: Path | None = None,
                 return None
             cache.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(tmp / name, kept)
-    shutil.copyfile(kept, out / name)
+    (out / name).write_bytes(snapshot_file.pack(kept.read_bytes()))
     return name
 
 

@@ -26,9 +26,10 @@ let archive = fetch(new URL("__APP_ARCHIVE__", BASE)).then((response) => {
 });
 archive.catch(() => {}); // reported when awaited below
 // The snapshot only if this phone has kept it: the service worker fetches it after the
-// first start (about 7.5 MB to download), never before the first screen.
+// first start (about 7.5 MB to download), never before the first screen. Read from now on.
 let snapshot = SNAPSHOT && self.caches
-  ? caches.match(new URL(SNAPSHOT, BASE).href).catch(() => undefined)
+  ? caches.match(new URL(SNAPSHOT, BASE).href)
+    .then((kept) => kept && readSnapshot(kept)).catch(() => undefined)
   : Promise.resolve(undefined);
 
 // The compiled modules, as Emscripten's "dynamic libraries": loaded with the runtime,
@@ -44,6 +45,13 @@ const LIBRARIES = Object.fromEntries(
 // compiled here instantiates that compiled module instead (until Python has started).
 let precompiled = NATIVES.map(([file]) => precompile(new URL(file, BASE).href));
 for (const library of precompiled) library.catch(() => {}); // the loader compiles it then
+// The loader then fetches the bytes again: from a blob of the ones read here, not
+// through the service worker (two round trips of 20-30 ms each on the way to the
+// first screen). Until that blob is made, the site file.
+const READ = {};
+NATIVES.forEach(([_file, name], i) => precompiled[i].then((ready) => {
+  READ[NATIVES_PATH + name + ".so"] = URL.createObjectURL(new Blob([ready.bytes]));
+}, () => {}));
 const instantiate = WebAssembly.instantiate;
 WebAssembly.instantiate = async function (source, imports) {
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
@@ -71,7 +79,14 @@ async function precompile(url) {
 
 function sameBytes(a, b) {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  // Four bytes at a time where both are aligned (a 4.7 MB library: a few ms).
+  const words = a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0 ? a.length >> 2 : 0;
+  if (words) {
+    const a4 = new Uint32Array(a.buffer, a.byteOffset, words);
+    const b4 = new Uint32Array(b.buffer, b.byteOffset, words);
+    for (let i = 0; i < words; i++) if (a4[i] !== b4[i]) return false;
+  }
+  for (let i = words * 4; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
@@ -79,19 +94,75 @@ function withLibraries(createModule, heap) {
   return async (settings) => {
     settings.dynamicLibraries = Object.keys(LIBRARIES);
     const locate = settings.locateFile;
-    settings.locateFile = (path, dir) => LIBRARIES[path] ?? locate(path, dir);
+    settings.locateFile = (path, dir) => READ[path] ?? LIBRARIES[path] ?? locate(path, dir);
     const module = await createModule(settings);
-    // Pyodide 314 copies a snapshot into the heap as it is, and the heap starts at
-    // 30 MB whatever the snapshot's size: grow it first (malloc grows it; a block
-    // may first fill free room, hence a few, freed once the heap is big enough).
-    const size = heap ? (await heap).byteLength : 0;
-    const blocks = [];
-    for (let i = 0; i < 8 && module.HEAP8.length < size; i++) {
-      blocks.push(module._malloc(size - module.HEAP8.length + (1 << 20)));
-    }
-    for (const block of blocks) module._free(block);
+    if (heap) await restoreHeap(module, await heap);
     return module;
   };
+}
+
+// -- the memory snapshot (site.py's snapshot_file.py: Pyodide's header, then the heap's
+// nonzero runs), read as it streams from the cache: Pyodide gets the header at once and
+// creates the runtime while the rest is read; the runs are written into the heap here
+// once both are done, and Pyodide's own restore then finds an empty heap to copy.
+function readSnapshot(response) {
+  const reader = response.body.getReader();
+  let pending = new Uint8Array(0); // read but not yet taken
+  async function take(size) {
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    while (at < size) {
+      if (!pending.length) {
+        const { done, value } = await reader.read();
+        if (done) throw new Error("memory snapshot: truncated");
+        pending = value;
+      }
+      const used = Math.min(pending.length, size - at);
+      bytes.set(pending.subarray(0, used), at);
+      pending = pending.subarray(used);
+      at += used;
+    }
+    return bytes;
+  }
+  const opened = (async () => {
+    const head = new DataView((await take(16)).buffer);
+    if (head.getUint32(0, false) !== 0x54534e50) throw new Error("memory snapshot: not one"); // "TSNP"
+    const [headerSize, heapSize, count] = [4, 8, 12].map((at) => head.getUint32(at, true));
+    const table = new DataView((await take(count * 8 + headerSize)).buffer);
+    const runs = Array.from({ length: count },
+      (_, i) => [table.getUint32(i * 8, true), table.getUint32(i * 8 + 4, true)]);
+    const header = new Uint8Array(table.buffer, count * 8, headerSize);
+    const data = take(runs.reduce((sum, [, length]) => sum + length, 0)).then(async (bytes) => {
+      if (pending.length || !(await reader.read()).done) throw new Error("memory snapshot: too long");
+      return bytes;
+    });
+    data.catch(() => {}); // reported by restoreHeap
+    return { header, heapSize, runs, data };
+  })();
+  return { header: opened.then((parts) => parts.header), heap: opened };
+}
+
+async function restoreHeap(module, { heapSize, runs, data }) {
+  // The heap starts at 30 MB whatever the snapshot's (Pyodide 314 reads no INITIAL_MEMORY):
+  // grow it first (malloc grows it; a block may first fill free room, hence a few, freed
+  // once the heap is big enough).
+  const blocks = [];
+  for (let i = 0; i < 8 && module.HEAP8.length < heapSize; i++) {
+    blocks.push(module._malloc(heapSize - module.HEAP8.length + (1 << 20)));
+  }
+  for (const block of blocks) module._free(block);
+  if (module.HEAP8.length < heapSize) throw new Error("memory snapshot: the heap did not grow");
+  const bytes = await data;
+  const heap = module.HEAPU8; // after growing: the view of the grown memory
+  let at = 0, end = 0;
+  for (const [offset, length] of runs) {
+    heap.fill(0, end, offset);
+    heap.set(bytes.subarray(at, at + length), offset);
+    at += length;
+    end = offset + length;
+  }
+  heap.fill(0, end, heapSize);
+  mark("memory snapshot in the heap");
 }
 
 async function startPython() {
@@ -107,11 +178,11 @@ async function startPython() {
   snapshot = null;
   if (kept) {
     // The interpreter as it was once started with the app imported (snapshot.mjs).
-    // Its bytes are read while the runtime's own files load (a promise is enough).
     try {
-      const heap = kept.arrayBuffer();
+      const { header, heap } = kept;
+      heap.catch(() => {}); // reported by loadPyodide (the header's promise fails too)
       const pyodide = await loadPyodide({
-        ...options, _loadSnapshot: heap, createPyodideModule: withLibraries(runtime.default, heap),
+        ...options, _loadSnapshot: header, createPyodideModule: withLibraries(runtime.default, heap),
       });
       mark("Python runtime ready (memory snapshot)");
       return await startApp(pyodide);
@@ -134,7 +205,6 @@ async function startApp(pyodide) {
   await pyodide.runPythonAsync(`
 import importlib, importlib.abc, importlib.machinery, importlib.util, random, sys
 random.seed()  # a snapshot's generator state is every phone's: fresh entropy for each start
-importlib.invalidate_caches()
 
 class CompiledModules(importlib.abc.MetaPathFinder):
     """The wheels' compiled modules: loaded already (the dynamic libraries above), under
@@ -166,6 +236,7 @@ started.catch(() => {}).finally(() => { // errors: reported on connect
   archive = null;
   precompiled = [];
   WebAssembly.instantiate = instantiate;
+  for (const url of Object.values(READ)) URL.revokeObjectURL(url);
 });
 
 function toPage(message) {

@@ -55,6 +55,10 @@ def test_a_whole_game_on_one_phone_survives_reloads_and_going_offline(
     server = site_server()
     page = phone.new_page()
     open_phone_site(page, server.url)
+    # Already on the first visit the page is the service worker's, cross-origin
+    # isolated as at every later start (boot.js loads it once more when the worker
+    # takes over): what the browser compiles now, it uses again from the home screen.
+    assert page.evaluate("self.crossOriginIsolated") is True
     start_game(page)
     game_route(page)
 

@@ -380,7 +380,10 @@ def test_the_snapshot_holds_the_app_and_every_screen() -> None:
     snapshot imports the whole app, not only Flet: the phone then runs none of it."""
     from scorer.app.router import VIEW_MODULES
 
-    wanted = snapshot_imports({"scorer/app/x.py": b"import json\nft.Text('a')\n"})
+    wanted = snapshot_imports({"scorer/app/x.py": b"import json\nft.Text('a')\n"
+                                                  b"ft.Icon(ft.Icons.ADD)\nft.run(main)\n"})
     assert ("flet", None) in wanted and ("flet", "Text") in wanted and ("json", None) in wanted
+    assert ("flet", "run") in wanted  # flet.app, imported when ft.run is first named
+    assert ("flet", "Icons.ADD") in wanted  # the icon table, read at the first icon
     assert ("scorer.browser.start", None) in wanted
     assert {(f"scorer.app.views.{m}", None) for m in VIEW_MODULES} <= set(wanted)

@@ -1,0 +1,51 @@
+"""The screen on show is drawn again only when what it was drawn for has changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
+
+import flet as ft
+
+from scorer.app.context import AppContext
+from scorer.app.router import Router
+from scorer.store import GameStore
+
+
+class Drawn(Router):
+    """A router that notes what it would send to the page instead of sending it."""
+
+    sent: list[str]
+
+    def put(self, view: ft.View) -> None:
+        self.sent.append(str(view.route))
+        self.ctx.page.views[:] = [view]
+
+
+def router(tmp_path: Path) -> Drawn:
+    page = SimpleNamespace(theme_mode=ft.ThemeMode.SYSTEM, platform_brightness=ft.Brightness.LIGHT,
+                           width=390.0, route="/", views=[], pubsub=None)
+    drawn = Drawn(AppContext(page=cast(ft.Page, page), store=GameStore(tmp_path)))
+    drawn.sent = []
+    return drawn
+
+
+def test_the_brightness_the_screen_was_drawn_for_does_not_draw_it_again(tmp_path: Path) -> None:
+    """The browser reports its brightness as it connects: the same as the first screen's."""
+    shown = router(tmp_path)
+    shown.show("/")
+    shown.brightness_changed()
+    assert shown.sent == ["/"]
+    shown.ctx.page.platform_brightness = ft.Brightness.DARK  # the phone turned dark
+    shown.brightness_changed()
+    assert shown.sent == ["/", "/"]
+    shown.brightness_changed()
+    assert shown.sent == ["/", "/"]
+
+
+def test_the_address_patterns_are_compiled_once_for_every_page(tmp_path: Path) -> None:
+    """Compiled once per process (a phone alone: into its memory snapshot), not per page."""
+    first, second = router(tmp_path), router(tmp_path)
+    assert first.routes is second.routes
+    assert any(pattern.match("/game/0123abcd/hand") for pattern, _build in first.routes)
