@@ -16,6 +16,7 @@ from scorer.store.game_store import GameStore
 
 if TYPE_CHECKING:
     from scorer.app.actions import TableActions
+    from scorer.app.views.kept import Kept
 
 
 @dataclass
@@ -33,13 +34,8 @@ class AppContext:
     checker or the card counter does not lose the taps."""
     open_panels: set[str] = field(default_factory=set)
     """Parts of screens a player opened (e.g. the race chart), kept across redraws."""
-    kept: dict[str, tuple[object, object]] = field(default_factory=dict)
-    """Parts of the keyed screen on show, each with what it was drawn from, for
-    its next drawing to reuse (`views.kept.Kept`)."""
-    kept_basis: tuple[object, ...] = ()
-    """The address and look those parts were drawn for."""
-    kept_controls: list[ft.BaseControl] | None = None
-    """The controls of the screen those parts were drawn into."""
+    kept: Kept | None = None
+    """The parts of the last keyed screen drawn, for its next drawing to reuse."""
     actions: TableActions = field(init=False)
     _awake: bool = False
     router_refresh: Callable[[], None] = lambda: None

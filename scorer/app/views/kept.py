@@ -25,25 +25,27 @@ class Kept:
 
     def __init__(self, ctx: AppContext, route: str) -> None:
         self._ctx = ctx
-        basis = (route, ctx.dark)
-        views = ctx.page.views
+        self._dark = ctx.dark  # colours are chosen when drawn
+        self._parts: dict[str, tuple[object, object]] = {}
+        self._controls: list[ft.BaseControl] | None = None
+        last, ctx.kept = ctx.kept, None  # set again by `done`
         # Reuse only into the very drawing on show: its list of controls is the one
         # the last drawing made (a refill moves that list into the View on show).
-        same = (ctx.kept_basis == basis and redraws_shown(ctx.page, route)
-                and views[-1].controls is ctx.kept_controls)
-        self._old = ctx.kept if same else {}
-        self._new: dict[str, tuple[object, object]] = {}
-        ctx.kept, ctx.kept_basis = self._new, basis  # only this drawing's parts: bounded
-        ctx.kept_controls = None
+        same = (last is not None and last._dark == self._dark
+                and redraws_shown(ctx.page, route)
+                and ctx.page.views[-1].controls is last._controls)
+        self._old = last._parts if same and last is not None else {}
 
     def part(self, name: str, drawn_from: object, build: Callable[[], T]) -> T:
         """The part drawn last time from equal values, else a new one from `build`."""
         old = self._old.get(name)
         control = old[1] if old is not None and old[0] == drawn_from else build()
-        self._new[name] = (drawn_from, control)
+        self._parts[name] = (drawn_from, control)
         return cast(T, control)
 
     def done(self, view: ft.View) -> ft.View:
-        """The screen these parts were drawn into (what the next drawing checks)."""
-        self._ctx.kept_controls = view.controls
+        """The screen these parts were drawn into: the next drawing may reuse them
+        if this one is on show then. Only this drawing's parts are kept (bounded)."""
+        self._controls, self._old = view.controls, {}
+        self._ctx.kept = self
         return view
