@@ -73,9 +73,10 @@ class AppContext:
         if self.prepare is None or route == self.shown_route():
             await self.page.push_route(route)
             return
-        shown = self.page.views[-1] if self.page.views else None
+        # Counted first: a screen laid over the sheet shares its controls with it.
+        shown = control_count(self.page.views[-1]) if self.page.views else None
         view = self.prepare(route)  # built before either message goes: they go together
-        if shown is not None and control_count(shown) >= control_count(view):
+        if shown is not None and shown >= control_count(view):
             self.put(view)
             await self.page.push_route(route)
             return

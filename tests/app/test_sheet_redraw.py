@@ -12,7 +12,8 @@ from typing import Any, cast
 import flet as ft
 
 from scorer.app.context import AppContext
-from scorer.app.views.sheet import sheet_view
+from scorer.app.views.record_hand import record_hand_view
+from scorer.app.views.sheet import sheet_layer, sheet_view
 from scorer.store import GameStore
 
 GAME: dict[str, Any] = {
@@ -31,7 +32,7 @@ def context(store: GameStore) -> AppContext:
 
 def parts(view: ft.View) -> dict[str, ft.Control]:
     """The sheet's parts by a name: its rows by key, the rest by what they show."""
-    safe = cast(ft.SafeArea, view.controls[0])
+    safe = cast(ft.SafeArea, sheet_layer(view))
     body = cast(ft.Column, cast(ft.Column, safe.content).controls[0])
     named: dict[str, ft.Control] = {"bar": cast(ft.Control, view.appbar)}
     for n, control in enumerate(body.controls):
@@ -101,3 +102,48 @@ def test_parts_of_a_drawing_that_never_went_on_show_are_not_reused(tmp_path: Pat
     unsent = draw(ctx, game.id, on_show=False)
     after = draw(ctx, game.id, on_show=True)
     assert after["hand3"] is not unsent["hand3"] and after["#0"] is not unsent["#0"]
+
+
+def test_record_hand_from_the_sheet_lies_over_it_and_the_way_back_keeps_every_row(
+    tmp_path: Path,
+) -> None:
+    """Record hand opened from the sheet on show is laid over it in the same View
+    (same address, same Stack): the phone keeps the sheet built, hidden, and a Save
+    brings it back with only the new row and what changed drawn anew."""
+    store = GameStore(tmp_path)
+    game = store.create_game(GAME)
+    ctx = context(store)
+    ctx.actions.device = "this phone"  # nobody holds the game: this phone may record
+    sheet = sheet_view(ctx, game.id)
+    cast(Any, ctx.page).views = [sheet]
+    first = parts(sheet)
+    stack = cast(ft.Stack, sheet.controls[0])
+    assert [c.opacity for c in stack.controls] == [1.0]
+
+    over = record_hand_view(ctx, game.id)
+    assert over.route == sheet.route and over.controls[0] is stack
+    assert len(stack.controls) == 2 and stack.controls[0].opacity == 0
+    assert cast(ft.Text, cast(ft.AppBar, over.appbar).title).value == "Record hand 3"
+    below = parts(over)  # its bar is Record hand's
+    assert all(below[name] is first[name] for name in first if name != "bar"), [
+        name for name in first if below[name] is not first[name]]
+
+    cast(Any, ctx.page).views = [over]  # the router refills the View on show
+    store.add_hand(game.id, HAND)
+    back = sheet_view(ctx, game.id)
+    assert back.controls[0] is stack and [c.opacity for c in stack.controls] == [1.0]
+    after = parts(back)
+    assert after["hand1"] is first["hand1"] and after["hand2"] is first["hand2"]
+    assert "hand3" in after and "hand3" not in first
+
+
+def test_record_hand_opened_from_elsewhere_stands_alone(tmp_path: Path) -> None:
+    """A reload on Record hand (or a way in from any other screen) draws it alone:
+    no sheet is built under it for nothing."""
+    store = GameStore(tmp_path)
+    game = store.create_game(GAME)
+    ctx = context(store)
+    ctx.actions.device = "this phone"
+    alone = record_hand_view(ctx, game.id)
+    assert alone.route == f"/game/{game.id}/hand"
+    assert isinstance(alone.controls[0], ft.SafeArea)

@@ -81,20 +81,37 @@ def test_a_screen_switch_sends_the_address_while_the_lighter_screen_shows(
     the address and the screen reach it a frame apart: the address goes first
     from the sheet to the heavier Record hand (the sheet is rebuilt), after the
     screen on the way back. Either way the screen is sent once: the browser's
-    announcement of its new address does not send it again."""
+    announcement of its new address does not send it again. Record hand is laid
+    over the sheet, which stays on the phone: the way back only takes it away."""
     server, game_id = game_server(start_server, tmp_path)
     with holder_phone(server, f"/game/{game_id}", "Record hand") as phone:
-        for label, shown, address_first in (("Record hand", "Who called?", True),
-                                            ("Back", "Record hand", False)):
+        for label, shown, address_first, most in (("Record hand", "Who called?", True, 20_000),
+                                                  ("Back", "Score sheet", False, 1_000)):
             mark, first = phone.mark(), len(phone.frames)
             phone.click(label)
             phone.pump(1.5)
             pushes = [n for n, name in phone.calls if n > mark and name == "push_route"]
-            screens = [mark + 1 + i for i, (action, size) in enumerate(phone.frames[first:])
-                       if action == PATCH and size > 1_000]
+            screens = [(mark + 1 + i, size) for i, (action, size)
+                       in enumerate(phone.frames[first:]) if action == PATCH and size > 300]
             assert len(pushes) == 1 and len(screens) == 1, (pushes, screens, phone.frames[first:])
-            assert (pushes[0] < screens[0]) == address_first, (label, pushes, screens)
+            assert (pushes[0] < screens[0][0]) == address_first, (label, pushes, screens)
+            assert screens[0][1] < most, (label, screens)
             assert shown in phone.said(mark)
+        # Save: the new row, the totals and Undo come, not the whole sheet again.
+        for caller, row in (("Bob", "1. Ann dealt · Bob called ♥"),
+                            ("Cid", "2. Bob dealt · Cid called ♥")):
+            mark = phone.mark()
+            phone.click("Record hand")
+            phone.wait_for("Who called?", since=mark)
+            for label in (caller, "♥", "9", "0"):
+                phone.click(label, since=mark)
+                phone.pump(0.2)
+            first = len(phone.frames)
+            phone.click("Save hand", since=mark)
+            phone.wait_for(row, since=mark)
+            phone.pump(0.5)
+            sizes = [size for action, size in phone.frames[first:] if action == PATCH]
+        assert sum(sizes) < 1_500, sizes  # the whole sheet of two hands: 4.2 KB
     assert "Traceback" not in server.log()
 
 
@@ -123,7 +140,8 @@ def record(phone: FletClient, caller: str, digits: str = "90") -> None:
         phone.click(label, since=mark)
         phone.pump(0.2)
     phone.click("Save hand", since=mark)
-    phone.wait_for("Undo last hand", since=mark)
+    # The sheet under Record hand is kept: only its title and what changed come.
+    phone.wait_for("Score sheet", since=mark)
 
 
 def test_a_watching_phone_gets_the_new_hand_not_the_whole_sheet_and_every_row_still_answers(

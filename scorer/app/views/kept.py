@@ -28,13 +28,20 @@ class Kept:
         self._dark = ctx.dark  # colours are chosen when drawn
         self._parts: dict[str, tuple[object, object]] = {}
         self._controls: list[ft.BaseControl] | None = None
-        last, ctx.kept = ctx.kept, None  # set again by `done`
+        last = ctx.kept
+        self._old = last._parts if last is not None and Kept.on_show(ctx, route) else {}
+        ctx.kept = None  # set again by `done`
+
+    @staticmethod
+    def on_show(ctx: AppContext, route: str) -> bool:
+        """Whether the last drawing is the screen on show for `route` (drawn for the
+        same brightness): only then are its parts reused."""
+        last = ctx.kept
         # Reuse only into the very drawing on show: its list of controls is the one
         # the last drawing made (a refill moves that list into the View on show).
-        same = (last is not None and last._dark == self._dark
+        return (last is not None and last._dark == ctx.dark
                 and redraws_shown(ctx.page, route)
                 and ctx.page.views[-1].controls is last._controls)
-        self._old = last._parts if same and last is not None else {}
 
     def part(self, name: str, drawn_from: object, build: Callable[[], T]) -> T:
         """The part drawn last time from equal values, else a new one from `build`."""

@@ -14,6 +14,8 @@ from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import BAIT, MADE, RADIUS
 from scorer.app.views.common import app_bar, message_view, screen
+from scorer.app.views.kept import Kept
+from scorer.app.views.sheet import sheet_layer, sheet_view
 from scorer.app.widgets import (
     END_SEAT_WIDTH,
     SECTION_SPACING,
@@ -241,6 +243,10 @@ class RecordHand:
         if node is None or self.ctx.page.session.index.get(node._i) is not node:
             return None
         return node
+
+    def below(self, layer: ft.Control) -> None:
+        """The screen lies over `layer` (the sheet): nothing in it changes on a tap."""
+        self._parts.append(layer)
 
     def _quiet_parts(self, dirty: list[ft.Control]) -> list[ft.Control]:
         """The parts of the screen on the phone where nothing changed: neither a changed
@@ -559,4 +565,12 @@ def record_hand_view(ctx: AppContext, game_id: str, number: int | None = None) -
     title = "Record hand" if index is None else f"Edit hand {number}"
     title += f" {len(model.game.hands) + 1}" if index is None else ""
     bar = app_bar(ctx, title, back_to=f"/game/{game_id}")
-    return screen(route, bar, [form.body], bottom=form.save_button, column=form.scroller)
+    view = screen(route, bar, [form.body], bottom=form.save_button, column=form.scroller)
+    if not Kept.on_show(ctx, f"/game/{game_id}"):
+        return view
+    # From the sheet: laid over it, so that the phone keeps the sheet built for the
+    # way back (a Save adds a row to it instead of building it all again).
+    view = sheet_view(ctx, game_id, over=view)
+    if len(view.controls) == 1 and isinstance(view.controls[0], ft.Stack):
+        form.below(sheet_layer(view))
+    return view

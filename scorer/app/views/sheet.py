@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import flet as ft
 
 from rules.replay import HandResult
@@ -167,12 +169,13 @@ def confirm_undo(ctx: AppContext, model: GameModel) -> None:
     ctx.page.show_dialog(dialog)
 
 
-def sheet_view(ctx: AppContext, game_id: str) -> ft.View:
+def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft.View:
+    """The score sheet; with `over` (Record hand), that screen laid over it (`layered`)."""
     route = f"/game/{game_id}"
     try:
         model = GameModel.load(ctx.store.get_game(game_id))
     except (StoreError, ValueError) as exc:
-        return message_view(ctx, route, "Game not found", str(exc))
+        return over or message_view(ctx, route, "Game not found", str(exc))
     replay = model.replay
     kept = Kept(ctx, route)
     cards = header_cards(model)
@@ -237,7 +240,43 @@ def sheet_view(ctx: AppContext, game_id: str) -> ft.View:
         *ctx.actions.sheet_actions(model),
     ]))
     bottom = ft.Column(buttons) if buttons else None
-    return kept.done(keyed(screen(route, bar, body, bottom=bottom)))
+    return kept.done(layered(keyed(screen(route, bar, body, bottom=bottom)), over, kept))
+
+
+def layered(sheet: ft.View, over: ft.View | None, kept: Kept) -> ft.View:
+    """The sheet with `over` (Record hand) laid on top of it, in one View.
+
+    Going to Record hand and back then keeps the sheet built on the phone: a Save
+    takes the top layer away and adds the new row and the totals, instead of
+    building the whole sheet again (a page's own transition would not do: taking a
+    View off the top keeps it on show for its 300 ms exit). The sheet under Record
+    hand is out of the accessibility tree, and the top layer's background takes
+    every tap."""
+    # The same Stack object while the sheet stays on show: Flet compares it in
+    # place, and a layer added to it is not frozen (Record hand changes its
+    # controls on every tap). Unkeyed: a new Stack replaces the old one whole.
+    stack = kept.part("layers", None, lambda: ft.Stack(fit=ft.StackFit.EXPAND, expand=True))
+    base = cast(ft.LayoutControl, sheet.controls[0])  # the SafeArea from `screen`
+    # Hidden by opacity 0: not painted and out of the accessibility tree, yet still
+    # built. An animation of no length keeps the phone's AnimatedOpacity in place
+    # either way (a plain Opacity comes and goes with the value: everything inside
+    # it would be built again).
+    base.opacity = 1.0 if over is None else 0.0
+    base.animate_opacity = 0
+    stack.controls = [base]
+    if over is not None:
+        stack.controls.append(ft.Container(content=cast(ft.Control, over.controls[0]),
+                                           bgcolor=ft.Colors.SURFACE, expand=True))
+        sheet.appbar = over.appbar
+    sheet.controls = [stack]
+    return sheet
+
+
+def sheet_layer(view: ft.View) -> ft.Control:
+    """The sheet's own layer in a View from `sheet_view` (nothing in it changes
+    while Record hand lies over it)."""
+    stack = cast(ft.Stack, view.controls[0])
+    return stack.controls[0]
 
 
 def column_heads(teams: tuple[str, str]) -> ft.Control:
