@@ -147,3 +147,26 @@ def test_record_hand_opened_from_elsewhere_stands_alone(tmp_path: Path) -> None:
     alone = record_hand_view(ctx, game.id)
     assert alone.route == f"/game/{game.id}/hand"
     assert isinstance(alone.controls[0], ft.SafeArea)
+
+
+def test_a_tap_on_the_hidden_sheet_does_nothing(tmp_path: Path) -> None:
+    """Under Record hand the sheet is hidden but built: a keyboard can still reach its
+    buttons. Undo and a row's ruling then do nothing; on the sheet they open."""
+    store = GameStore(tmp_path)
+    game = store.create_game(GAME)
+    ctx = context(store)
+    ctx.actions.device = "this phone"
+    opened: list[ft.AlertDialog] = []
+    cast(Any, ctx.page).show_dialog = opened.append
+    sheet = sheet_view(ctx, game.id)
+    undo = next(c for c in parts(sheet).values() if "Undo last hand" in repr(c))
+    row = parts(sheet)["hand2"]
+    for route, dialogs in ((f"/game/{game.id}/hand", 0), (f"/game/{game.id}", 2)):
+        ctx.shown_route = lambda route=route: route
+        opened.clear()
+        for control in (undo, row):
+            button = control if isinstance(control, ft.Container) else next(
+                c for c in cast(ft.Row, control).controls)
+            assert button.on_click is not None
+            button.on_click(cast(Any, None))
+        assert len(opened) == dialogs, (route, opened)

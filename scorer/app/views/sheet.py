@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import cast
+from urllib.parse import urlsplit
 
 import flet as ft
 
@@ -104,8 +105,16 @@ def go_rules(ctx: AppContext, game_id: str, section: str) -> None:
     ctx.go(f"/rules?section={section}&game={game_id}")
 
 
+def on_top(ctx: AppContext, game_id: str) -> bool:
+    """Whether the sheet is on show, not under Record hand: a control of the hidden
+    sheet can still be reached from a keyboard (Tab), and must then do nothing."""
+    return urlsplit(ctx.shown_route()).path.rstrip("/") == f"/game/{game_id}"
+
+
 def show_hand(ctx: AppContext, model: GameModel, result: HandResult, editable: bool) -> None:
     """The hand's full ruling, reason by reason, with Edit."""
+    if not on_top(ctx, model.id):
+        return
     ruling = result.ruling
     if ruling is None:
         reasons = [(result.error or "This hand cannot stand.", "making-it")]
@@ -145,6 +154,8 @@ def sheet_header(cards: tuple[tuple[str, int, str, bool], ...]) -> ft.Control:
 
 
 def confirm_undo(ctx: AppContext, model: GameModel) -> None:
+    if not on_top(ctx, model.id):
+        return
     last = model.replay.hands[-1]
     ruling = last.ruling
     score = f": {ruling.scores[0]} – {ruling.scores[1]}" if ruling else ""
