@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import copy
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 from rules.game import Game
 from rules.game_file import parse_game
@@ -13,6 +17,12 @@ from rules.table import eldest_of, other_team, right_of, team_of
 from scorer.sheet_text import trump_label
 from scorer.store.models import StoredGame
 
+REPLAYED_GAMES = 32
+"""Games whose last replay is kept (a club's tables at once, each game small)."""
+_REPLAYED: OrderedDict[str, tuple[int, dict[str, Any], GameModel]] = OrderedDict()
+"""By game id: the revision and document replayed (a copy: callers own theirs)."""
+_LOCK = threading.Lock()
+
 
 @dataclass(frozen=True)
 class GameModel:
@@ -22,8 +32,22 @@ class GameModel:
 
     @classmethod
     def load(cls, stored: StoredGame) -> GameModel:
+        """The game replayed. Every phone watching a game draws it again after each
+        change: a game read equal to the last one replayed reuses that replay (its
+        parts are frozen values), with the caller's own `stored`."""
+        with _LOCK:
+            last = _REPLAYED.get(stored.id)
+            if last is not None and last[0] == stored.revision and last[1] == stored.doc:
+                _REPLAYED.move_to_end(stored.id)
+                return cls(stored=stored, game=last[2].game, replay=last[2].replay)
         game = parse_game(stored.doc, saved=True)
-        return cls(stored=stored, game=game, replay=replay_game(game))
+        model = cls(stored=stored, game=game, replay=replay_game(game))
+        with _LOCK:
+            _REPLAYED[stored.id] = (stored.revision, copy.deepcopy(stored.doc), model)
+            _REPLAYED.move_to_end(stored.id)
+            while len(_REPLAYED) > REPLAYED_GAMES:
+                _REPLAYED.popitem(last=False)
+        return model
 
     @property
     def id(self) -> str:

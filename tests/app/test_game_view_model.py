@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from scorer.app.game_view_model import GameModel
+from scorer.app.game_view_model import _REPLAYED, REPLAYED_GAMES, GameModel
 from scorer.store.models import StoredGame
 
 
@@ -45,3 +45,28 @@ def test_winner_line_after_the_target() -> None:
     assert m.replay.winner == 0
     line = m.winner_line()
     assert line is not None and "Ann & Cid win, 648 to 0" in line
+
+
+def test_a_game_read_again_unchanged_reuses_its_replay_and_nothing_else() -> None:
+    """Every watching phone loads the game after a Save: one replay serves them all,
+    but a game changed in any way (even behind the store's back, same revision) is
+    replayed anew, and each caller keeps its own stored copy."""
+    first = model([full(1)])
+    again = model([full(1)])
+    assert again.replay is first.replay and again.game is first.game
+    assert again.stored is not first.stored
+    again.stored.doc["hands"].append(full(2))  # a caller's own copy: no effect
+    assert model([full(1)]).replay is first.replay
+    edited = model([full(3)])  # same id and revision, other hands
+    assert edited.replay is not first.replay
+    assert edited.describe(edited.replay.hands[0]) == "Ann dealt · Dee called ♥"
+
+
+def test_replays_are_kept_for_a_bounded_number_of_games() -> None:
+    now = datetime.now(UTC)
+    doc = {"format": "tarabish-game/1", "players": ["Ann", "Bob", "Cid", "Dee"],
+           "first_dealer": 0, "rules": {}, "hands": [full(1)]}
+    for n in range(REPLAYED_GAMES * 2):
+        GameModel.load(StoredGame(id=f"{n:08x}", revision=1, created=now, updated=now, doc=doc))
+    assert len(_REPLAYED) == REPLAYED_GAMES
+    assert f"{REPLAYED_GAMES * 2 - 1:08x}" in _REPLAYED and "00000000" not in _REPLAYED
