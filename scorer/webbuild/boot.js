@@ -4,17 +4,25 @@
 // Python: jsConnect, jsSend, jsDisconnect, called by Flutter's Dart code).
 "use strict";
 (function () {
+  // Start-up marks, for timelines (benchmarks/timeline_phone_alone.py).
+  const mark = (what) => performance.mark(`tarabish: ${what}`);
+  mark("boot.js runs");
   // -- the bridge to the Python worker (worker.js) ------------------------------
   let python = null; // {worker, frames: Dart's callback, status: resolves on "initialized"/error}
 
   function startPython() {
     if (python) return python;
+    mark("Python worker started");
     const worker = new Worker("worker.js", { type: "module" });
     const started = { worker, frames: null, status: null };
     worker.onmessage = (event) => {
       if (typeof event.data === "string") {
         if (started.status) started.status(event.data);
       } else if (started.frames) {
+        if (!started.framed) {
+          started.framed = true;
+          mark("first message from Python");
+        }
         started.frames(event.data);
       }
     };
@@ -24,12 +32,14 @@
   }
 
   globalThis.jsConnect = async function (appId, args, dartOnMessage) {
+    mark("Flutter connects (jsConnect)");
     const started = startPython();
     started.frames = dartOnMessage;
     const status = await new Promise((resolve) => {
       started.status = resolve;
       started.worker.postMessage({ connect: JSON.parse(JSON.stringify(args ?? {})) });
     });
+    mark(`Python answers: ${status.slice(0, 40)}`);
     if (status !== "initialized") {
       console.error("Python worker init error:", status);
       await globalThis.jsDisconnect(appId);
@@ -71,6 +81,7 @@
   });
 
   function startFlutter() {
+    mark("Flutter's loader added");
     const script = document.createElement("script");
     script.src = "flutter_bootstrap.js";
     script.async = true;

@@ -16,7 +16,11 @@ const NATIVES = "__NATIVES__"; // [site file, module name] of each compiled modu
 const NATIVES_PATH = "__NATIVES_PATH__"; // their names for Python's dynamic loader
 const flet_js = { documentUrl: BASE.href, args: {} };
 self.flet_js = flet_js;
-const mark = (what) => console.debug(`Tarabish worker: ${what} at ${performance.now().toFixed(0)} ms`);
+// Start-up marks, for timelines (benchmarks/timeline_phone_alone.py): ms since this worker
+// started, and since the epoch (@) to line them up with the page's.
+const mark = (what) => console.debug(`Tarabish worker: ${what} at ${performance.now().toFixed(0)} ms ` +
+  `@${(performance.timeOrigin + performance.now()).toFixed(1)}`);
+mark("worker runs");
 
 // Everything at once: the app archive downloads (or comes from the service
 // worker's cache) while the runtime compiles.
@@ -62,7 +66,9 @@ WebAssembly.instantiate = async function (source, imports) {
       const ready = await library.catch(() => null);
       if (ready && sameBytes(ready.bytes, bytes)) {
         mark(`library ${ready.name} from its module compiled beside the runtime`);
-        return { module: ready.module, instance: await instantiate(ready.module, imports) };
+        const instance = await instantiate(ready.module, imports);
+        mark(`library ${ready.name} instantiated`);
+        return { module: ready.module, instance };
       }
     }
   }
@@ -95,7 +101,9 @@ function withLibraries(createModule, heap) {
     settings.dynamicLibraries = Object.keys(LIBRARIES);
     const locate = settings.locateFile;
     settings.locateFile = (path, dir) => READ[path] ?? LIBRARIES[path] ?? locate(path, dir);
+    mark("runtime module: creating");
     const module = await createModule(settings);
+    mark("runtime module: created");
     if (heap) await restoreHeap(module, await heap);
     return module;
   };
@@ -132,8 +140,10 @@ function readSnapshot(response) {
     const runs = Array.from({ length: count },
       (_, i) => [table.getUint32(i * 8, true), table.getUint32(i * 8 + 4, true)]);
     const header = new Uint8Array(table.buffer, count * 8, headerSize);
+    mark("memory snapshot: header read");
     const data = take(runs.reduce((sum, [, length]) => sum + length, 0)).then(async (bytes) => {
       if (pending.length || !(await reader.read()).done) throw new Error("memory snapshot: too long");
+      mark("memory snapshot: all read");
       return bytes;
     });
     data.catch(() => {}); // reported by restoreHeap
@@ -170,12 +180,14 @@ async function startPython() {
     import(new URL("pyodide/pyodide.mjs", BASE).href),
     import(new URL("pyodide/pyodide.asm.mjs", BASE).href),
   ]);
+  mark("pyodide's scripts imported");
   const options = {
     indexURL: new URL("pyodide/", BASE).href,
     env: { PYDANTIC_DISABLE_PLUGINS: "__all__" }, // no pydantic plug-ins on the phone
   };
   const kept = await snapshot;
   snapshot = null;
+  mark(kept ? "memory snapshot opened" : "no memory snapshot");
   if (kept) {
     // The interpreter as it was once started with the app imported (snapshot.mjs).
     try {
@@ -239,9 +251,11 @@ started.catch(() => {}).finally(() => { // errors: reported on connect
   for (const url of Object.values(READ)) URL.revokeObjectURL(url);
 });
 
+let sent = 0;
 function toPage(message) {
   // A Python bytes object (JsProxy): hand its fresh copy's buffer to the page.
   const bytes = message.toJs();
+  if (!sent++) mark("first message to the page");
   self.postMessage(bytes, [bytes.buffer]);
 }
 
