@@ -22,6 +22,45 @@ const mark = (what) => console.debug(`Tarabish worker: ${what} at ${performance.
   `@${(performance.timeOrigin + performance.now()).toFixed(1)}`);
 mark("worker runs");
 
+// Pyodide's scripts are asked for first: everything below waits for them.
+const scripts = Promise.all([
+  import(new URL("pyodide/pyodide.mjs", BASE).href),
+  import(new URL("pyodide/pyodide.asm.mjs", BASE).href),
+]);
+scripts.catch(() => {}); // reported by startPython
+
+// The runtime's own module (9.6 MB) compiles from the worker's first moment, while
+// Pyodide's scripts are still on their way: Pyodide would start it only once they have
+// run (loadPyodide). Its fetch of the file is answered with a stand-in, and its
+// WebAssembly.instantiateStreaming of that stand-in instantiates this module instead.
+const RUNTIME_WASM = new URL("pyodide/pyodide.asm.wasm", BASE).href;
+let runtimeModule = WebAssembly.compileStreaming(fetch(RUNTIME_WASM));
+runtimeModule.catch(() => {}); // Pyodide then fetches and compiles it itself
+let runtimeStandIn = null; // the promise Pyodide's fetch of RUNTIME_WASM got
+const fetchFirst = self.fetch;
+self.fetch = function (resource, options) {
+  if (runtimeModule && !runtimeStandIn && String(resource) === RUNTIME_WASM) {
+    runtimeStandIn = Promise.resolve(new Response(new Uint8Array(0),
+      { headers: { "Content-Type": "application/wasm" } }));
+    return runtimeStandIn;
+  }
+  return fetchFirst.apply(this, arguments);
+};
+const instantiateStreaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async function (source, imports) {
+  if (source && source === runtimeStandIn) {
+    const module = await runtimeModule.catch(() => null);
+    mark(module ? "runtime module compiled (from the worker's start)" : "runtime module: compiled late");
+    if (module) {
+      const instance = await instantiate(module, imports);
+      mark("runtime module instantiated");
+      return { module, instance };
+    }
+    return instantiateStreaming.call(WebAssembly, fetchFirst(RUNTIME_WASM), imports);
+  }
+  return instantiateStreaming.apply(WebAssembly, arguments);
+};
+
 // Everything at once: the app archive downloads (or comes from the service
 // worker's cache) while the runtime compiles.
 let archive = fetch(new URL("__APP_ARCHIVE__", BASE)).then((response) => {
@@ -176,10 +215,7 @@ async function restoreHeap(module, { heapSize, runs, data }) {
 }
 
 async function startPython() {
-  const [{ loadPyodide }, runtime] = await Promise.all([
-    import(new URL("pyodide/pyodide.mjs", BASE).href),
-    import(new URL("pyodide/pyodide.asm.mjs", BASE).href),
-  ]);
+  const [{ loadPyodide }, runtime] = await scripts;
   mark("pyodide's scripts imported");
   const options = {
     indexURL: new URL("pyodide/", BASE).href,
@@ -248,6 +284,10 @@ started.catch(() => {}).finally(() => { // errors: reported on connect
   archive = null;
   precompiled = [];
   WebAssembly.instantiate = instantiate;
+  WebAssembly.instantiateStreaming = instantiateStreaming;
+  self.fetch = fetchFirst;
+  runtimeModule = null;
+  runtimeStandIn = null;
   for (const url of Object.values(READ)) URL.revokeObjectURL(url);
 });
 
