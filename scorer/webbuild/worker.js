@@ -37,12 +37,22 @@ const RUNTIME_WASM = new URL("pyodide/pyodide.asm.wasm", BASE).href;
 let runtimeModule = WebAssembly.compileStreaming(fetch(RUNTIME_WASM));
 runtimeModule.catch(() => {}); // Pyodide then fetches and compiles it itself
 let runtimeStandIn = null; // the promise Pyodide's fetch of RUNTIME_WASM got
+// The standard library (8.5 MB, written to Python's file system before the runtime is
+// created) is asked for now too, not once Pyodide's scripts have run.
+const STDLIB = new URL("pyodide/python_stdlib.zip", BASE).href;
+let stdlib = fetch(STDLIB);
+stdlib.catch(() => {}); // Pyodide meets the error when it awaits the response
 const fetchFirst = self.fetch;
 self.fetch = function (resource, options) {
   if (runtimeModule && !runtimeStandIn && String(resource) === RUNTIME_WASM) {
     runtimeStandIn = Promise.resolve(new Response(new Uint8Array(0),
       { headers: { "Content-Type": "application/wasm" } }));
     return runtimeStandIn;
+  }
+  if (stdlib && String(resource) === STDLIB) {
+    const early = stdlib;
+    stdlib = null;
+    return early;
   }
   return fetchFirst.apply(this, arguments);
 };
@@ -288,6 +298,7 @@ started.catch(() => {}).finally(() => { // errors: reported on connect
   self.fetch = fetchFirst;
   runtimeModule = null;
   runtimeStandIn = null;
+  stdlib = null;
   for (const url of Object.values(READ)) URL.revokeObjectURL(url);
 });
 
