@@ -31,8 +31,7 @@ shared machine:
   compiled code to its cache only once the page has made enough optimized code and
   then been quiet for a while (V8's caching threshold and timeout): the reloads above,
   a second after each start, never let it for Python's runtime, which then compiles
-  ~2,000 functions lazily at every start. A phone opened from the home screen after a
-  game has it (see docs/FLET_NOTES.md).
+  ~2,000 functions lazily at every start (see docs/FLET_NOTES.md).
 
 Interactive is timed the same way for both: from the request of the page to the
 first time "New game" is in the accessibility tree, as the page's own clock saw it
