@@ -1,6 +1,7 @@
 """One phone alone (the `tarabish build-web` site) beside the table server, in one run.
 
     uv run python benchmarks/bench_phone_alone.py [--site DIR] [--no-throttle] [--reloads 5]
+        [--warm-reloads 3]
 
 Builds the site (precompressed; or reuses --site DIR) and serves it with
 `scorer.webbuild.static_server`, which sends the .br/.gz copies as GitHub Pages
@@ -23,7 +24,14 @@ shared machine:
   the median of `--reloads` more; the table server's page reloaded as often,
   median of all its reloads;
 - number-pad tap: ms from the tap of a key to the ruling showing the new figure
-  ("called: 95 of 162"), median of 8 taps on Record hand of a new game.
+  ("called: 95 of 162"), median of 8 taps on Record hand of a new game;
+- repeat visit after a session of use: once the taps are done, both pages stay open
+  for WARM_S seconds untouched, then each opens its home address again
+  `--warm-reloads` times (in turns; median). The browser writes a wasm module's
+  compiled code to its cache only once the page has made enough optimized code and
+  then been quiet for a while (V8's caching threshold and timeout): the reloads above,
+  a second after each start, never let it for Python's runtime, which then compiles
+  ~2,000 functions lazily at every start (see docs/FLET_NOTES.md).
 
 Interactive is timed the same way for both: from the request of the page to the
 first time "New game" is in the accessibility tree, as the page's own clock saw it
@@ -71,6 +79,9 @@ VIEWPORT = {"width": 390, "height": 844}
 TIMEOUT_MS = 180_000
 PAUSE_MS = 1_000
 """Between two reloads, and before the first pad tap: the screen settles."""
+WARM_S = 15
+"""After the taps, before the repeat visits after a session of use: the browser's quiet
+time before it writes the compiled code of the page's wasm modules to its cache."""
 
 
 INTERACTIVE_JS = """
@@ -132,6 +143,14 @@ def reload_time(page: Page) -> float:
     return interactive(page, t0)
 
 
+def home_time(page: Page, url: str) -> float:
+    """Seconds to interactive of opening `url` (the home address) again, after a pause."""
+    page.wait_for_timeout(PAUSE_MS)
+    t0 = time.time()
+    page.goto(url, wait_until="commit")
+    return interactive(page, t0)
+
+
 def throttle(page: Page, rate: float) -> None:
     if rate > 1:
         page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
@@ -176,7 +195,7 @@ def wait_until_cached(page: Page, site: Path) -> None:
 
 
 def side_by_side(browser: Browser, site: Path, table_url: str, rate: float,
-                 reloads: int) -> tuple[dict[str, Any], dict[str, Any]]:
+                 reloads: int, warm_reloads: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """The phone alone and the table server, each in a phone of its own, measured in
     turns (a reload of one, then of the other; a tap on one, then on the other), so
     that both see the same noise on a shared machine."""
@@ -200,6 +219,12 @@ def side_by_side(browser: Browser, site: Path, table_url: str, rate: float,
         for key, want in PAD_TAPS:
             alone_taps.append(pad_tap(alone, key, want))
             table_taps.append(pad_tap(table, key, want))
+        alone_warm, table_warm = [], []
+        if warm_reloads:
+            alone.wait_for_timeout(WARM_S * 1000)
+            for _ in range(warm_reloads):
+                alone_warm.append(home_time(alone, server.url))
+                table_warm.append(home_time(table, table_url))
     finally:
         alone_context.close()
         table_context.close()
@@ -207,8 +232,9 @@ def side_by_side(browser: Browser, site: Path, table_url: str, rate: float,
             server.stop()
     return ({"first_mb": first_mb, "first_total_mb": total_mb, "first_s": first_s,
              "first_reload_s": alone_reloads[0], "reloads_s": alone_reloads[1:],
-             "taps_s": alone_taps},
-            {"first_s": table_first_s, "reloads_s": table_reloads, "taps_s": table_taps})
+             "taps_s": alone_taps, "warm_s": alone_warm},
+            {"first_s": table_first_s, "reloads_s": table_reloads, "taps_s": table_taps,
+             "warm_s": table_warm})
 
 
 def report(label: str, alone: dict[str, Any], table: dict[str, Any]) -> None:
@@ -234,6 +260,13 @@ def report(label: str, alone: dict[str, Any], table: dict[str, Any]) -> None:
     print(f"  number-pad tap to ruling, median of {len(alone['taps_s'])}: phone alone "
           f"{alone_ms:.0f} ms, table server {table_ms:.0f} ms   [target no slower: "
           f"{ok(alone_ms <= table_ms * 1.1)}]")
+    if alone["warm_s"]:
+        warm, table_warm = median(alone["warm_s"]), median(table["warm_s"])
+        ratio = warm / table_warm
+        print(f"  repeat visit after a session of use, median of {len(alone['warm_s'])}: "
+              f"phone alone {warm:.2f} s ({listed(alone['warm_s'])}), table server "
+              f"{table_warm:.2f} s ({listed(table['warm_s'])}), {ratio:.1f}x   "
+              f"[target <= 4 s: {ok(warm <= 4)}, <= 1.5x: {ok(ratio <= 1.5)}]")
 
 
 def main() -> int:
@@ -242,6 +275,8 @@ def main() -> int:
     parser.add_argument("--no-throttle", action="store_true", help="skip the 4x CPU run")
     parser.add_argument("--reloads", type=int, default=5,
                         help="offline reloads after the first one, and table server reloads")
+    parser.add_argument("--warm-reloads", type=int, default=3,
+                        help="repeat visits after a session of use (0: none)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
@@ -258,7 +293,7 @@ def main() -> int:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 for rate in (1.0,) if args.no_throttle else (1.0, 4.0):
                     alone, table = side_by_side(browser, site, f"http://127.0.0.1:{port}/",
-                                                rate, args.reloads)
+                                                rate, args.reloads, args.warm_reloads)
                     report(f"CPU x{rate:g}", alone, table)
                 browser.close()
         finally:

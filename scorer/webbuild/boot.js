@@ -4,17 +4,67 @@
 // Python: jsConnect, jsSend, jsDisconnect, called by Flutter's Dart code).
 "use strict";
 (function () {
+  // Start-up marks, for timelines (benchmarks/timeline_phone_alone.py).
+  const mark = (what) => performance.mark(`tarabish: ${what}`);
+  mark("boot.js runs");
+  // -- Flutter's frames while it waits for Python -----------------------------------
+  // From jsConnect to Python's first message Flutter has nothing of ours to draw (the
+  // page stays blank), yet it asks for a frame at every refresh of the display and its
+  // render worker draws each one: CPU taken from Python's start on a phone's few cores.
+  // Meanwhile its frame requests wait here; they run at the first refresh after the
+  // first message (or an error) has come, and at most every HELD_FRAME_MS meanwhile (so
+  // that nothing of Flutter's can wait for a frame for ever).
+  const HELD_FRAME_MS = 500;
+  const nativeFrame = window.requestAnimationFrame.bind(window);
+  const nativeCancel = window.cancelAnimationFrame.bind(window);
+  let heldFrames = null; // id -> callback, while Flutter waits for Python
+  let heldId = 1 << 30;
+  let heldTimer = 0;
+  window.requestAnimationFrame = function (callback) {
+    if (!heldFrames) return nativeFrame(callback);
+    heldFrames.set(++heldId, callback);
+    if (!heldTimer) {
+      heldTimer = setTimeout(() => {
+        heldTimer = 0;
+        if (heldFrames) {
+          releaseFrames();
+          holdFrames();
+        }
+      }, HELD_FRAME_MS);
+    }
+    return heldId;
+  };
+  window.cancelAnimationFrame = function (id) {
+    if (!(heldFrames && heldFrames.delete(id))) nativeCancel(id);
+  };
+  function holdFrames() {
+    heldFrames = heldFrames || new Map();
+  }
+  function releaseFrames() {
+    const held = heldFrames;
+    heldFrames = null;
+    clearTimeout(heldTimer);
+    heldTimer = 0;
+    if (held) for (const callback of held.values()) nativeFrame(callback);
+  }
+
   // -- the bridge to the Python worker (worker.js) ------------------------------
   let python = null; // {worker, frames: Dart's callback, status: resolves on "initialized"/error}
 
   function startPython() {
     if (python) return python;
+    mark("Python worker started");
     const worker = new Worker("worker.js", { type: "module" });
     const started = { worker, frames: null, status: null };
     worker.onmessage = (event) => {
       if (typeof event.data === "string") {
         if (started.status) started.status(event.data);
       } else if (started.frames) {
+        if (!started.framed) {
+          started.framed = true;
+          mark("first message from Python");
+          releaseFrames();
+        }
         started.frames(event.data);
       }
     };
@@ -24,13 +74,17 @@
   }
 
   globalThis.jsConnect = async function (appId, args, dartOnMessage) {
+    mark("Flutter connects (jsConnect)");
+    holdFrames();
     const started = startPython();
     started.frames = dartOnMessage;
     const status = await new Promise((resolve) => {
       started.status = resolve;
       started.worker.postMessage({ connect: JSON.parse(JSON.stringify(args ?? {})) });
     });
+    mark(`Python answers: ${status.slice(0, 40)}`);
     if (status !== "initialized") {
+      releaseFrames();
       console.error("Python worker init error:", status);
       await globalThis.jsDisconnect(appId);
       throw status;
@@ -71,6 +125,7 @@
   });
 
   function startFlutter() {
+    mark("Flutter's loader added");
     const script = document.createElement("script");
     script.src = "flutter_bootstrap.js";
     script.async = true;

@@ -83,7 +83,16 @@ async function serve(path, headed) {
   const hit = await cache.match(keyOf(path));
   if (hit) return headed ? isolated(hit) : hit;
   const response = await fetch(keyOf(path));
-  if (response.ok) await cache.put(keyOf(path), response.clone());
+  if (!response.ok) return headed ? isolated(response) : response;
+  await cache.put(keyOf(path), response.clone());
+  if (!headed && path.endsWith(".wasm")) {
+    // A WebAssembly module goes out as kept, not as fetched: the browser keeps the code
+    // it compiles from a response beside that response's stored copy. Compiled from the
+    // network's copy on the first visit, that code was kept for the HTTP cache, and the
+    // first start from the home screen (served from here) compiled everything again.
+    const kept = await cache.match(keyOf(path));
+    if (kept) return kept;
+  }
   return headed ? isolated(response) : response;
 }
 

@@ -16,7 +16,60 @@ const NATIVES = "__NATIVES__"; // [site file, module name] of each compiled modu
 const NATIVES_PATH = "__NATIVES_PATH__"; // their names for Python's dynamic loader
 const flet_js = { documentUrl: BASE.href, args: {} };
 self.flet_js = flet_js;
-const mark = (what) => console.debug(`Tarabish worker: ${what} at ${performance.now().toFixed(0)} ms`);
+// Start-up marks, for timelines (benchmarks/timeline_phone_alone.py): ms since this worker
+// started, and since the epoch (@) to line them up with the page's.
+const mark = (what) => console.debug(`Tarabish worker: ${what} at ${performance.now().toFixed(0)} ms ` +
+  `@${(performance.timeOrigin + performance.now()).toFixed(1)}`);
+mark("worker runs");
+
+// Pyodide's scripts are asked for first: everything below waits for them.
+const scripts = Promise.all([
+  import(new URL("pyodide/pyodide.mjs", BASE).href),
+  import(new URL("pyodide/pyodide.asm.mjs", BASE).href),
+]);
+scripts.catch(() => {}); // reported by startPython
+
+// The runtime's own module (9.6 MB) compiles from the worker's first moment, while
+// Pyodide's scripts are still on their way: Pyodide would start it only once they have
+// run (loadPyodide). Its fetch of the file is answered with a stand-in, and its
+// WebAssembly.instantiateStreaming of that stand-in instantiates this module instead.
+const RUNTIME_WASM = new URL("pyodide/pyodide.asm.wasm", BASE).href;
+let runtimeModule = WebAssembly.compileStreaming(fetch(RUNTIME_WASM));
+runtimeModule.catch(() => {}); // Pyodide then fetches and compiles it itself
+let runtimeStandIn = null; // the promise Pyodide's fetch of RUNTIME_WASM got
+// The standard library (8.5 MB, written to Python's file system before the runtime is
+// created) is asked for now too, not once Pyodide's scripts have run.
+const STDLIB = new URL("pyodide/python_stdlib.zip", BASE).href;
+let stdlib = fetch(STDLIB);
+stdlib.catch(() => {}); // Pyodide meets the error when it awaits the response
+const fetchFirst = self.fetch;
+self.fetch = function (resource, options) {
+  if (runtimeModule && !runtimeStandIn && String(resource) === RUNTIME_WASM) {
+    runtimeStandIn = Promise.resolve(new Response(new Uint8Array(0),
+      { headers: { "Content-Type": "application/wasm" } }));
+    return runtimeStandIn;
+  }
+  if (stdlib && String(resource) === STDLIB) {
+    const early = stdlib;
+    stdlib = null;
+    return early;
+  }
+  return fetchFirst.apply(this, arguments);
+};
+const instantiateStreaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async function (source, imports) {
+  if (source && source === runtimeStandIn) {
+    const module = await runtimeModule.catch(() => null);
+    mark(module ? "runtime module compiled (from the worker's start)" : "runtime module: compiled late");
+    if (module) {
+      const instance = await instantiate(module, imports);
+      mark("runtime module instantiated");
+      return { module, instance };
+    }
+    return instantiateStreaming.call(WebAssembly, fetchFirst(RUNTIME_WASM), imports);
+  }
+  return instantiateStreaming.apply(WebAssembly, arguments);
+};
 
 // Everything at once: the app archive downloads (or comes from the service
 // worker's cache) while the runtime compiles.
@@ -62,7 +115,9 @@ WebAssembly.instantiate = async function (source, imports) {
       const ready = await library.catch(() => null);
       if (ready && sameBytes(ready.bytes, bytes)) {
         mark(`library ${ready.name} from its module compiled beside the runtime`);
-        return { module: ready.module, instance: await instantiate(ready.module, imports) };
+        const instance = await instantiate(ready.module, imports);
+        mark(`library ${ready.name} instantiated`);
+        return { module: ready.module, instance };
       }
     }
   }
@@ -95,7 +150,9 @@ function withLibraries(createModule, heap) {
     settings.dynamicLibraries = Object.keys(LIBRARIES);
     const locate = settings.locateFile;
     settings.locateFile = (path, dir) => READ[path] ?? LIBRARIES[path] ?? locate(path, dir);
+    mark("runtime module: creating");
     const module = await createModule(settings);
+    mark("runtime module: created");
     if (heap) await restoreHeap(module, await heap);
     return module;
   };
@@ -132,8 +189,10 @@ function readSnapshot(response) {
     const runs = Array.from({ length: count },
       (_, i) => [table.getUint32(i * 8, true), table.getUint32(i * 8 + 4, true)]);
     const header = new Uint8Array(table.buffer, count * 8, headerSize);
+    mark("memory snapshot: header read");
     const data = take(runs.reduce((sum, [, length]) => sum + length, 0)).then(async (bytes) => {
       if (pending.length || !(await reader.read()).done) throw new Error("memory snapshot: too long");
+      mark("memory snapshot: all read");
       return bytes;
     });
     data.catch(() => {}); // reported by restoreHeap
@@ -166,16 +225,15 @@ async function restoreHeap(module, { heapSize, runs, data }) {
 }
 
 async function startPython() {
-  const [{ loadPyodide }, runtime] = await Promise.all([
-    import(new URL("pyodide/pyodide.mjs", BASE).href),
-    import(new URL("pyodide/pyodide.asm.mjs", BASE).href),
-  ]);
+  const [{ loadPyodide }, runtime] = await scripts;
+  mark("pyodide's scripts imported");
   const options = {
     indexURL: new URL("pyodide/", BASE).href,
     env: { PYDANTIC_DISABLE_PLUGINS: "__all__" }, // no pydantic plug-ins on the phone
   };
   const kept = await snapshot;
   snapshot = null;
+  mark(kept ? "memory snapshot opened" : "no memory snapshot");
   if (kept) {
     // The interpreter as it was once started with the app imported (snapshot.mjs).
     try {
@@ -236,12 +294,19 @@ started.catch(() => {}).finally(() => { // errors: reported on connect
   archive = null;
   precompiled = [];
   WebAssembly.instantiate = instantiate;
+  WebAssembly.instantiateStreaming = instantiateStreaming;
+  self.fetch = fetchFirst;
+  runtimeModule = null;
+  runtimeStandIn = null;
+  stdlib = null;
   for (const url of Object.values(READ)) URL.revokeObjectURL(url);
 });
 
+let sent = 0;
 function toPage(message) {
   // A Python bytes object (JsProxy): hand its fresh copy's buffer to the page.
   const bytes = message.toJs();
+  if (!sent++) mark("first message to the page");
   self.postMessage(bytes, [bytes.buffer]);
 }
 
