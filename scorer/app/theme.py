@@ -24,15 +24,12 @@ def build_theme(mode: ft.Brightness) -> ft.Theme:
     # No page transitions: a screen that slides in while a thumb is already
     # tapping sends the tap to the wrong button.
     still = ft.PageTransitionTheme.NONE
-    shape = ft.RoundedRectangleBorder(radius=RADIUS)
-    # Button shapes (and the outlined toggles' tight padding) live in the theme:
-    # a style on each of a screen's 30 buttons was a third of what a screen
-    # switch sent, and each one is read again by the phone.
+    # No button themes: the phone parses the theme again at every screen switch,
+    # and one with a button style never equals its last copy (Flet's parsed
+    # styles compare by identity), so every control on show was rebuilt for a
+    # "new" theme: a third of what a switch cost the phone (docs/FLET_NOTES.md 7).
+    # Buttons keep Material's own shape; the toggles carry their tight padding.
     return ft.Theme(
-        outlined_button_theme=ft.OutlinedButtonTheme(style=ft.ButtonStyle(
-            shape=shape, padding=ft.Padding.symmetric(horizontal=6, vertical=4))),
-        filled_button_theme=ft.FilledButtonTheme(style=ft.ButtonStyle(shape=shape)),
-        text_button_theme=ft.TextButtonTheme(style=ft.ButtonStyle(shape=shape)),
         color_scheme_seed=ft.Colors.GREEN,
         font_family=SUIT_FONT,
         visual_density=ft.VisualDensity.STANDARD,
@@ -43,10 +40,9 @@ def build_theme(mode: ft.Brightness) -> ft.Theme:
 
 def apply_theme(page: ft.Page) -> None:
     page.theme = build_theme(ft.Brightness.LIGHT)
-    # The phone rebuilds the theme whenever the page changes (every screen
-    # switch), and a theme with button styles never equals its rebuilt copy:
-    # an animated theme then redrew every control on screen for 200 ms after
-    # each switch, which tripled what a switch cost the phone.
+    # Should the rebuilt theme ever differ from its last copy again, an animated
+    # theme would redraw every control on screen for 200 ms after each switch
+    # (it tripled what a switch cost the phone).
     page.theme_animation_style = ft.AnimationStyle.no_animation()
     page.dark_theme = build_theme(ft.Brightness.DARK)
     page.theme_mode = ft.ThemeMode.SYSTEM

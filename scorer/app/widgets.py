@@ -65,18 +65,25 @@ class Keep:
         return self._made.get(key)
 
 
-def toggle_style(selected: bool) -> ft.ButtonStyle | None:
+TOGGLE_PADDING = (6, 4)
+"""A toggle's padding across and down: four names fit in a row on a phone."""
+
+
+def toggle_style(selected: bool) -> ft.ButtonStyle:
     """Filled when chosen, outlined otherwise (one button class for both, so a
-    kept toggle can change state in place). Shape and padding come from the
-    theme (`scorer.app.theme`); an unchosen toggle sends no style at all."""
+    kept toggle can change state in place). Each toggle carries its tight
+    padding: in the page's theme it would make the phone rebuild every control
+    on show at each screen switch (`scorer.app.theme.build_theme`)."""
+    padding = ft.Padding.symmetric(horizontal=TOGGLE_PADDING[0], vertical=TOGGLE_PADDING[1])
     if not selected:
-        return None
+        return ft.ButtonStyle(padding=padding)
     return ft.ButtonStyle(
         bgcolor={ft.ControlState.DISABLED: ft.Colors.SURFACE_CONTAINER_HIGHEST,
                  ft.ControlState.DEFAULT: ft.Colors.PRIMARY},
         color={ft.ControlState.DISABLED: ft.Colors.ON_SURFACE_VARIANT,
                ft.ControlState.DEFAULT: ft.Colors.ON_PRIMARY},
         elevation=0,
+        padding=padding,
     )
 
 

@@ -115,10 +115,11 @@ def test_a_screen_switch_sends_the_address_while_the_lighter_screen_shows(
     assert "Traceback" not in server.log()
 
 
-def test_the_theme_does_not_animate(start_server: StartServer, tmp_path: Path) -> None:  # noqa: F811
-    """The phone rebuilds the theme on every switch, and a theme with button styles
-    never equals its rebuilt copy: animated, that redrew the whole screen for
-    200 ms after each switch."""
+def test_the_theme_carries_no_button_style_and_does_not_animate(
+        start_server: StartServer, tmp_path: Path) -> None:  # noqa: F811
+    """The phone parses the theme again at every switch, and one with a button style
+    never equals its last copy: every control on show was rebuilt (and, animated,
+    redrawn for 200 ms) after each switch."""
     server = start_server(tmp_path / "data")
     with FletClient(server.port, route="/") as phone:
         phone.pump(1.5)
@@ -126,9 +127,16 @@ def test_the_theme_does_not_animate(start_server: StartServer, tmp_path: Path) -
         # Patch operations are lists: [operation, node, property, value].
         styles = [item[3] for item in _walk(phone.first_messages) if isinstance(item, list)
                   and len(item) == 4 and item[2] == "theme_animation_style"]
+        themes = [item[3] for item in _walk(phone.first_messages) if isinstance(item, list)
+                  and len(item) == 4 and item[2] in ("theme", "dark_theme")]
     assert len(styles) == 1, styles
     # Duration() goes out with its zero fields left off: no time at all.
     assert styles[0] == {"duration": {}, "reverse_duration": {}}, styles
+    assert len(themes) == 2, themes
+    for theme in themes:
+        assert theme.get("color_scheme_seed"), theme  # the page's own theme, not an empty one
+        styled = sorted(key for key in theme if key.endswith("button_theme"))
+        assert not styled, styled
 
 
 def record(phone: FletClient, caller: str, digits: str = "90") -> None:

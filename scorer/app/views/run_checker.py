@@ -76,8 +76,7 @@ class Chip:
         self.note.color = fg if state != "free" else ft.Colors.ON_SURFACE_VARIANT
         self.button.tooltip = tooltip
         self.button.style = ft.ButtonStyle(
-            bgcolor=bg, side=side, shape=ft.RoundedRectangleBorder(radius=RADIUS),
-            padding=ft.Padding.symmetric(horizontal=4, vertical=2))
+            bgcolor=bg, side=side, padding=ft.Padding.symmetric(horizontal=4, vertical=2))
         return self
 
 
