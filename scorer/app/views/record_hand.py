@@ -304,8 +304,11 @@ class RecordHand:
             self._select(f"trump-{code}", draft.trump == code)
         for ending, _label in self._endings:
             self._select(f"ending-{ending.value}", draft.ending is ending)
-        if self._changed("extras", (self.show_runs, self.run_seat, self.run_suit,
-                                    draft.run_cards, draft.bella, draft.trump)):
+        # Closed, the runs part is one button whatever the draft holds: a trump tap
+        # must not send it again.
+        shows = (self.show_runs, self.run_seat, self.run_suit, draft.run_cards, draft.bella,
+                 draft.trump) if self.show_runs else (False,)
+        if self._changed("extras", shows):
             self.extras_part.controls = self._extras()
             self._dirty.append(self.extras_part)
         if self._changed("ending", (draft.ending, draft.misplay_by, draft.misplay_upheld,
