@@ -25,8 +25,12 @@ builds it with the paint). Measured per round:
   with CDP `Network.emulateNetworkConditions` to 30 Mbit/s and 20 ms latency,
   CPU slowed as in the rest of the run.
 
-Printed: medians per action for both pages and their ratio, websocket bytes
-the page received per tap, and the server's CPU per tap (user+system time
+Printed: medians per action for both pages and their ratio with the middle
+half of the samples (noise: at CPU/4 one Flutter frame is a fifth of a tap),
+websocket bytes the page received per tap, the tab's main-thread busy time per
+tap (CDP `Performance.getMetrics` TaskDuration, over the tap and the 400 ms
+after it: the work a tap costs the phone, which neither frames nor the server's
+answer round), and the server's CPU per tap (user+system time
 of the server process from /proc, over the four pad taps and over a Save).
 Last, `--watchers` more tabs watch the Tarabish game's sheet (11: with the
 recording phone, 12 phones on one game, as many pages as the server lets one
@@ -51,7 +55,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Browser, Page, WebSocket, sync_playwright
+from playwright.sync_api import Browser, CDPSession, Page, WebSocket, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
@@ -296,6 +300,11 @@ async ([el, want, timeoutMs]) => {
 """
 """Click an accessibility node and wait, frame by frame, for a text: ms, -1 on timeout."""
 
+SETTLE_MS = 400
+"""After each answer, time for the page to finish the tap's work (a scroll, a second
+message, the frames after) before the next tap: the renderer's time is then the
+tap's own, and taps do not overlap."""
+
 PAD_STEPS = [("9", "called: 9 of 162"), ("0", "called: 90 of 162"),
              ("⌫", "called: 9 of 162"), ("5", "called: 95 of 162")]
 LABELLED = {"Back"}
@@ -325,10 +334,17 @@ def server_cpu_ms(pid: int) -> float:
         try:
             ticks, nice = _thread_stat(task / "stat")
         except (FileNotFoundError, ProcessLookupError):
-            continue  # a thread that just ended (its time stays in the total)
+            continue  # a thread that just ended: counted below as last seen
         if nice > main_nice:
-            total -= ticks
+            _BACKGROUND[(pid, task.name)] = ticks
+    # An ended thread's time stays in the process's total: keep taking it off, or
+    # the pass's minutes of CPU would land on the tap measured when it ended.
+    total -= sum(ticks for (owner, _tid), ticks in _BACKGROUND.items() if owner == pid)
     return total * TICK_MS
+
+
+_BACKGROUND: dict[tuple[int, str], int] = {}
+"""(process, thread) -> CPU ticks last seen, of the threads below the main one's priority."""
 
 
 @dataclass
@@ -343,8 +359,11 @@ class Phone:
     ws_bytes: dict[str, list[int]] = field(default_factory=dict)
     cpu: dict[str, list[tuple[float, int]]] = field(default_factory=dict)
     """Server CPU ms and the number of taps it was spent on, per kind of tap."""
+    renderer: dict[str, list[float]] = field(default_factory=dict)
+    """The tab's main-thread task time per tap, ms, until the page was still again."""
     received: int = 0
     hands: int = 0
+    _cdp: CDPSession | None = None
     """Hands this phone has saved: the sheet then reads "Hand <hands + 1>" at its top
     (the end of a long sheet, such as Undo, may be built only once scrolled to)."""
 
@@ -356,14 +375,25 @@ class Phone:
     def _count(self, payload: str | bytes) -> None:
         self.received += len(payload)
 
+    def task_ms(self) -> float:
+        """The renderer main thread's busy time so far (CDP `TaskDuration`), ms: unlike
+        the time to the answer it does not round to frames or wait on the server."""
+        if self._cdp is None:
+            self._cdp = self.page.context.new_cdp_session(self.page)
+            self._cdp.send("Performance.enable")
+        metrics = self._cdp.send("Performance.getMetrics")["metrics"]
+        return 1000 * float(next(m["value"] for m in metrics if m["name"] == "TaskDuration"))
+
     def tap(self, action: str, button: str, want: str, timeout_ms: float = 30_000) -> float:
         node = (self.page.get_by_label(button, exact=True) if button in LABELLED else
                 self.page.get_by_role("button", name=button, exact=button not in PARTIAL)).first
         handle = node.element_handle(timeout=timeout_ms)
-        before = self.received
+        before, busy = self.received, self.task_ms()
         ms = float(self.page.evaluate(TAP_JS, [handle, want, timeout_ms]))
         if ms < 0:
             raise RuntimeError(f"{self.name}: {button!r} never showed {want!r}")
+        self.page.wait_for_timeout(SETTLE_MS)
+        self.renderer.setdefault(action, []).append(self.task_ms() - busy)
         self.times.setdefault(action, []).append(ms)
         self.ws_bytes.setdefault(action, []).append(self.received - before)
         return ms
@@ -446,18 +476,32 @@ def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
+def quartiles(values: list[float]) -> str:
+    """The middle half of the samples, `p25-p75`: how far a median can be trusted."""
+    if len(values) < 4:
+        return "-"
+    q = statistics.quantiles(values, n=4)
+    return f"{q[0]:.0f}-{q[2]:.0f}"
+
+
 def report(rate: float, bare: Phone, app: Phone) -> dict[str, Any]:
-    print(f"\nCPU/{rate:g} (medians of {len(app.times.get('Save → sheet', []))} rounds; "
-          f"ms in the page; KB = websocket bytes the page received)")
-    print(f"{'action':26} {'bare ms':>8} {'app ms':>8} {'ratio':>6} {'bare KB':>8} "
-          f"{'app KB':>7}")
+    print(f"\nCPU/{rate:g} (medians of {len(app.times.get('Save → sheet', []))} rounds, "
+          f"middle half of the samples beside them; ms in the page; "
+          f"KB = websocket bytes the page received; CPU = the tab's main-thread ms)")
+    print(f"{'action':24} {'bare ms':>8} {'(p25-p75)':>10} {'app ms':>7} {'(p25-p75)':>10} "
+          f"{'ratio':>6} {'bare KB':>8} {'app KB':>7} {'bare CPU':>9} {'app CPU':>8} {'ratio':>6}")
     out: dict[str, Any] = {}
     for action in ACTIONS:
-        b, a = median(bare.times.get(action, [])), median(app.times.get(action, []))
+        bt, at = bare.times.get(action, []), app.times.get(action, [])
+        b, a = median(bt), median(at)
         bk = median([float(x) for x in bare.ws_bytes.get(action, [])]) / 1000
         ak = median([float(x) for x in app.ws_bytes.get(action, [])]) / 1000
-        print(f"{action:26} {b:8.0f} {a:8.0f} {a / b:6.2f} {bk:8.1f} {ak:7.1f}")
-        out[action] = {"bare_ms": b, "app_ms": a, "ratio": a / b, "bare_kb": bk, "app_kb": ak}
+        bc, ac = median(bare.renderer.get(action, [])), median(app.renderer.get(action, []))
+        print(f"{action:24} {b:8.0f} {quartiles(bt):>10} {a:7.0f} {quartiles(at):>10} "
+              f"{a / b:6.2f} {bk:8.1f} {ak:7.1f} {bc:9.0f} {ac:8.0f} {ac / bc:6.2f}")
+        out[action] = {"bare_ms": b, "app_ms": a, "ratio": a / b, "bare_kb": bk, "app_kb": ak,
+                       "bare_samples": bt, "app_samples": at,
+                       "bare_renderer_ms": bc, "app_renderer_ms": ac}
     for what in ("pad tap", "Save"):
         b, a = bare.cpu_per_tap(what), app.cpu_per_tap(what)
         print(f"server CPU per {what:8} bare {b:6.1f} ms   app {a:6.1f} ms")
