@@ -325,6 +325,10 @@ def _thread_stat(path: Path) -> tuple[int, int]:
     return int(fields[11]) + int(fields[12]), int(fields[16])
 
 
+_BACKGROUND: dict[tuple[int, str], int] = {}
+"""(process, thread) -> CPU ticks last seen, of the threads below the main one's priority."""
+
+
 def server_cpu_ms(pid: int) -> float:
     """User + system CPU of a server process so far, in ms (clock-tick resolution),
     less its threads at a lower priority than the main one: Tarabish's
@@ -343,10 +347,6 @@ def server_cpu_ms(pid: int) -> float:
     return total * TICK_MS
 
 
-_BACKGROUND: dict[tuple[int, str], int] = {}
-"""(process, thread) -> CPU ticks last seen, of the threads below the main one's priority."""
-
-
 @dataclass
 class Phone:
     """One tab driving one server, with what it measured."""
@@ -363,9 +363,10 @@ class Phone:
     """The tab's main-thread task time per tap, ms, until the page was still again."""
     received: int = 0
     hands: int = 0
-    _cdp: CDPSession | None = None
     """Hands this phone has saved: the sheet then reads "Hand <hands + 1>" at its top
     (the end of a long sheet, such as Undo, may be built only once scrolled to)."""
+    _cdp: CDPSession | None = None
+    """The tab's DevTools session for its metrics, opened at the first tap."""
 
     def listen(self) -> None:
         def on_ws(ws: WebSocket) -> None:
