@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from flet.controls.base_control import BaseControl
+from flet.controls.object_patch import DiffBuilder
 from flet.messaging.protocol import Message
 
 
@@ -41,3 +45,42 @@ def control_count(root: BaseControl, limit: int = COUNT_LIMIT) -> int:
         elif isinstance(item, list):
             stack.extend(v for v in item if isinstance(v, (BaseControl, list)))
     return count
+
+
+def _clean(control: object) -> None:
+    dirty = getattr(control, "_dirty", None)
+    if dirty:
+        dirty.clear()
+
+
+def forget_sent_changes() -> None:
+    """Flet 1.0.5 marks a field as changed when it is set after its control was
+    made, and clears the mark only when it compares a control in place. A control
+    it compares by value (a keyed screen drawn again on show: the sheet) or sends
+    whole kept its marks, so the next in-place update walking past it (Flet's own,
+    after every tap) sent those fields again in a message of their own: the phone
+    rebuilt the whole sheet under Record hand before the switch and again after.
+    Once compared or sent whole, a control is on the phone as it is: its marks go."""
+    compare = DiffBuilder._compare_dataclasses
+    configure = DiffBuilder._configure_dataclass
+    if getattr(compare, "_forgets", False):
+        return
+
+    def compared(self: DiffBuilder, parent: Any, path: list[Any], src: Any, dst: Any,
+                 frozen: bool) -> None:
+        compare(self, parent, path, src, dst, frozen)
+        # Not under an isolated control: Flet skips those children, unsent.
+        skipped = (isinstance(parent, BaseControl) and parent.is_isolated()
+                   and parent is not self.dst_doc)
+        if frozen and not skipped:
+            _clean(dst)
+
+    def configured(self: DiffBuilder, item: Any, parent: Any, frozen: bool,
+                   configure_setattr_only: bool = False) -> Iterator[Any]:
+        yield from configure(self, item, parent, frozen, configure_setattr_only)
+        if frozen and not configure_setattr_only:
+            _clean(item)
+
+    compared._forgets = True  # type: ignore[attr-defined]
+    DiffBuilder._compare_dataclasses = compared  # type: ignore[method-assign]
+    DiffBuilder._configure_dataclass = configured  # type: ignore[method-assign]

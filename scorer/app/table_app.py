@@ -8,7 +8,7 @@ import flet as ft
 
 from scorer.app import FONTS
 from scorer.app.context import AppContext
-from scorer.app.flet_tuning import short_message_repr
+from scorer.app.flet_tuning import forget_sent_changes, short_message_repr
 from scorer.app.router import Router
 from scorer.app.store_access import get_store
 from scorer.app.theme import apply_theme
@@ -16,6 +16,7 @@ from scorer.web.sessions import REGISTRY, note_session, peer_address
 
 logger = logging.getLogger(__name__)
 short_message_repr()
+forget_sent_changes()
 
 
 def main(page: ft.Page) -> None:

@@ -20,6 +20,7 @@ import secrets
 import socket
 import struct
 import time
+from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
@@ -72,6 +73,7 @@ class FletClient:
         self.frames: list[tuple[int, int]] = []  # (action, bytes) of each message, bounded
         self.calls: list[tuple[int, str]] = []  # (message number, name) of each method call
         self.first_messages: list[Any] = []  # the first few, whole (the page's set-up)
+        self.recent: deque[tuple[int, Any]] = deque(maxlen=64)  # (number, message), whole
         self.session_id = ""
         self.register_error = ""
         self.crashed = ""
@@ -140,6 +142,7 @@ class FletClient:
         self.count += 1
         if len(self.first_messages) < 20:
             self.first_messages.append(message)
+        self.recent.append((self.count, message))
         action, body = message[0], message[1]
         if action == REGISTER:
             self.session_id = body.get("session_id") or ""

@@ -117,6 +117,51 @@ def test_a_screen_switch_sends_the_address_while_the_lighter_screen_shows(
     assert "Traceback" not in server.log()
 
 
+def screen_patches(phone: FletClient, mark: int) -> list[list[Any]]:
+    """The patch operations of each screen update since `mark` (not the keep-awake
+    service's coming and going)."""
+    found = []
+    for number, (action, body) in phone.recent:
+        if number > mark and action == PATCH:
+            operations = body["patch"]
+            if "_services" not in operations[0][1]:
+                found.append(operations[1:])
+    return found
+
+
+def test_a_switch_or_a_save_is_one_message_with_nothing_sent_again_after_it(
+    start_server: StartServer, tmp_path: Path,  # noqa: F811
+) -> None:
+    """Flet updates the page itself after each tap, and with 1.0.5 that update sent
+    again the fields last set on the sheet laid under Record hand (its key, its
+    opacity): a message of its own before the switch and one after, and each made
+    the phone rebuild the whole sheet (`flet_tuning.forget_sent_changes`)."""
+    server, game_id = game_server(start_server, tmp_path)
+    with holder_phone(server, f"/game/{game_id}", "Record hand") as phone:
+        for label, shown in (("Record hand", "Who called?"), ("Back", "Score sheet"),
+                             ("Record hand", "Who called?")):
+            mark = phone.mark()
+            phone.click(label)
+            phone.wait_for(shown, since=mark)
+            phone.pump(0.8)
+            patches = screen_patches(phone, mark)
+            assert len(patches) == 1, (label, patches)
+            keys = [op for op in patches[0] if op[0] == 0 and op[2] == "key"]
+            assert not keys, (label, keys)  # a kept control's key never changes
+        opened = mark
+        for label in ("Bob", "♥", "9", "0"):
+            phone.click(label, since=opened)
+            phone.pump(0.3)
+        mark = phone.mark()
+        phone.click("Save hand", since=opened)
+        phone.wait_for("1. Ann dealt", since=mark)
+        phone.pump(0.8)
+        patches = screen_patches(phone, mark)
+        assert len(patches) == 1, patches
+        assert not [op for op in patches[0] if op[0] == 0 and op[2] == "key"], patches
+    assert "Traceback" not in server.log()
+
+
 def test_the_theme_carries_no_button_style_and_does_not_animate(
         start_server: StartServer, tmp_path: Path) -> None:  # noqa: F811
     """The phone parses the theme again at every switch, and one with a button style
