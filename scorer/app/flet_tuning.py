@@ -22,31 +22,6 @@ def short_message_repr() -> None:
     Message.__repr__ = _short_repr  # type: ignore[method-assign,assignment]
 
 
-COUNT_LIMIT = 5_000
-"""Enough to order two screens; a bound on the walk."""
-
-
-def control_count(root: BaseControl, limit: int = COUNT_LIMIT) -> int:
-    """How many controls hang under `root` (itself included), up to `limit`: what a
-    phone builds, or rebuilds, to show it."""
-    count = 0
-    stack: list[object] = [root]
-    while stack and count < limit:
-        item = stack.pop()
-        if isinstance(item, BaseControl):
-            count += 1
-            # Children are fields holding controls or lists of them, kept as
-            # attributes or (set values of properties) in `_values`; the parent is
-            # a weak reference, so the walk only goes down.
-            fields = vars(item)
-            for value in (*fields.values(), *fields.get("_values", {}).values()):
-                if isinstance(value, (BaseControl, list)):
-                    stack.append(value)
-        elif isinstance(item, list):
-            stack.extend(v for v in item if isinstance(v, (BaseControl, list)))
-    return count
-
-
 def _clean(control: object) -> None:
     dirty = getattr(control, "_dirty", None)
     if dirty:
