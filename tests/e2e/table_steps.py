@@ -110,6 +110,8 @@ def record_counted_hand(page: Page, caller: str, suit: str, digits: str,
     type_points(page, digits)
     tap(page, "Save hand")
     see(page, "Undo last hand")
+    # The sheet is sent before its address: the address bar follows a frame later.
+    expect(page).to_have_url(re.compile(r"/game/[0-9a-f]{8}$"))
 
 
 def totals(page: Page) -> tuple[str, str]:
