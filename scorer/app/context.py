@@ -32,6 +32,9 @@ class AppContext:
     checker or the card counter does not lose the taps."""
     open_panels: set[str] = field(default_factory=set)
     """Parts of screens a player opened (e.g. the race chart), kept across redraws."""
+    on_show: str | None = None
+    """The route of the screen on show (set by the router as it sends one): a View
+    keeps the route it was made with while other screens are refilled into it."""
     kept: Kept | None = None
     """The parts of the last keyed screen drawn, for its next drawing to reuse."""
     actions: TableActions = field(init=False)

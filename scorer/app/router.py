@@ -81,6 +81,21 @@ ROUTES: list[tuple[str, Builder]] = [
 ]
 
 
+SHEET = re.compile(rf"^/game/{GAME}$")
+SWITCHED_IN_PLACE = re.compile(rf"^/(new)?$|^/game/{GAME}$")
+"""Home, New game and the sheet (with Record hand laid over it): a switch between
+the sheet and one of the others refills the View on show. The sheet is drawn in a
+layer of its own (`views.sheet.layered`), never the kind of control at the top of
+another screen, so Flet replaces it whole and nothing of one screen (its scroll
+offset) passes to the other. Home and New game, alike at the top, keep a View each."""
+
+
+def _in_place(shown: str | None, route: str) -> bool:
+    paths = [urlsplit(shown or "").path.rstrip("/") or "/", urlsplit(route).path.rstrip("/") or "/"]
+    return (shown is not None and all(SWITCHED_IN_PLACE.match(p) for p in paths)
+            and any(SHEET.match(p) for p in paths))
+
+
 MAX_CONTENT_WIDTH = 720
 """On a laptop the screens keep a phone-like column in the middle."""
 
@@ -137,13 +152,18 @@ class Router:
         return view
 
     def put(self, view: ft.View) -> None:
-        """Send a screen from `prepare`: the one on show is refilled or replaced."""
+        """Send a screen from `prepare`: refilled into the View on show, or in a new one."""
         page = self.ctx.page
-        if redraws_shown(page, view.route):
+        ctx = self.ctx
+        refill = redraws_shown(ctx, view.route) or (
+            len(page.views) == 1 and self._page_sent and _in_place(ctx.on_show, view.route))
+        ctx.on_show = view.route
+        if refill:
             shown = page.views[-1]
             # A redraw of the screen on show (a hand saved on another phone, dark
-            # mode): refill the same View. A new View would orphan an open dialog
-            # (Share, table code) on the phone: it could not be closed any more.
+            # mode) or a switch to or from the sheet: refill the same
+            # View. A new View would orphan an open dialog (Share, table code) on the
+            # phone, and costs it twice the work (docs/FLET_NOTES.md, section 7).
             for name in REDRAWN_VIEW_FIELDS:
                 setattr(shown, name, getattr(view, name))
             if self._page_sent:

@@ -30,6 +30,12 @@ def context(store: GameStore) -> AppContext:
     return AppContext(page=cast(ft.Page, page), store=store)
 
 
+def show(ctx: AppContext, view: ft.View) -> None:
+    """What the router does as it sends a screen: it is the one on show."""
+    cast(Any, ctx.page).views = [view]
+    ctx.on_show = view.route
+
+
 def parts(view: ft.View) -> dict[str, ft.Control]:
     """The sheet's parts by a name: its rows by key, the rest by what they show."""
     safe = cast(ft.SafeArea, sheet_layer(view))
@@ -43,7 +49,7 @@ def parts(view: ft.View) -> dict[str, ft.Control]:
 def draw(ctx: AppContext, game_id: str, on_show: bool) -> dict[str, ft.Control]:
     view = sheet_view(ctx, game_id)
     if on_show:
-        cast(Any, ctx.page).views = [view]
+        show(ctx, view)
     return parts(view)
 
 
@@ -72,7 +78,7 @@ def test_nothing_is_kept_from_a_sheet_not_on_show_or_for_another_look(tmp_path: 
     game = store.create_game(GAME)
     ctx = context(store)
     first = draw(ctx, game.id, on_show=False)  # e.g. Record hand is on show
-    cast(Any, ctx.page).views = [ft.View(route=f"/game/{game.id}/hand")]
+    show(ctx, ft.View(route=f"/game/{game.id}/hand"))
     again = draw(ctx, game.id, on_show=True)
     assert not any(again[name] is first[name] for name in first)
     cast(Any, ctx.page).theme_mode = ft.ThemeMode.DARK  # dark mode draws the chart anew
@@ -115,7 +121,7 @@ def test_record_hand_from_the_sheet_lies_over_it_and_the_way_back_keeps_every_ro
     ctx = context(store)
     ctx.actions.device = "this phone"  # nobody holds the game: this phone may record
     sheet = sheet_view(ctx, game.id)
-    cast(Any, ctx.page).views = [sheet]
+    show(ctx, sheet)
     first = parts(sheet)
     stack = cast(ft.Stack, sheet.controls[0])
     assert [c.opacity for c in stack.controls] == [1.0]
@@ -128,7 +134,7 @@ def test_record_hand_from_the_sheet_lies_over_it_and_the_way_back_keeps_every_ro
     assert all(below[name] is first[name] for name in first if name != "bar"), [
         name for name in first if below[name] is not first[name]]
 
-    cast(Any, ctx.page).views = [over]  # the router refills the View on show
+    show(ctx, over)  # the router refills the View on show
     store.add_hand(game.id, HAND)
     back = sheet_view(ctx, game.id)
     assert back.controls[0] is stack and [c.opacity for c in stack.controls] == [1.0]

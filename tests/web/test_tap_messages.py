@@ -162,6 +162,32 @@ def test_a_switch_or_a_save_is_one_message_with_nothing_sent_again_after_it(
     assert "Traceback" not in server.log()
 
 
+def test_the_sheet_and_home_share_one_view_and_new_game_gets_its_own(
+    start_server: StartServer, tmp_path: Path,  # noqa: F811
+) -> None:
+    """A new View costs the phone twice the work of refilling the one on show (its
+    300 ms transition paints both pages). A switch to or from the sheet refills the
+    View on show; home and New game, alike at the top, get a View each (a refilled
+    one would keep the other's scroll offset)."""
+    server, game_id = game_server(start_server, tmp_path)
+    with holder_phone(server, f"/game/{game_id}", "Record hand") as phone:
+        for go, shown, new_view in ((lambda: phone.click("Back"), "Past games", False),
+                                    (lambda: phone.click("New game"), "Who sits where", True),
+                                    (lambda: phone.click("Back"), "Past games", True),
+                                    (lambda: phone.go(f"/game/{game_id}"), "Score sheet", False)):
+            mark = phone.mark()
+            go()
+            phone.wait_for(shown, since=mark)
+            phone.pump(0.8)
+            screens = [body for number, (action, body) in phone.recent
+                       if number > mark and action == PATCH and "_services" not in
+                       body["patch"][0][1]]
+            assert len(screens) == 1, (shown, screens)
+            # A new View goes into the page's list of views; a refill patches the View.
+            assert ("views" in screens[0]["patch"][0][1]) == new_view, (shown, screens)
+    assert "Traceback" not in server.log()
+
+
 def test_the_theme_carries_no_button_style_and_does_not_animate(
         start_server: StartServer, tmp_path: Path) -> None:  # noqa: F811
     """The phone parses the theme again at every switch, and one with a button style

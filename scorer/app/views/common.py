@@ -52,10 +52,10 @@ def screen(
     )
 
 
-def redraws_shown(page: ft.Page, route: str | None) -> bool:
-    """Whether a screen for `route` would refill the one on show (`Router.put`)
-    rather than replace it: only then may it reuse controls of the one on show."""
-    return len(page.views) == 1 and page.views[-1].route == route
+def redraws_shown(ctx: AppContext, route: str | None) -> bool:
+    """Whether a screen for `route` is a redraw of the one on show (`Router.put`):
+    only then may it reuse controls of the one on show."""
+    return len(ctx.page.views) == 1 and ctx.on_show == route
 
 
 def keyed(view: ft.View) -> ft.View:

@@ -40,7 +40,7 @@ class Kept:
         # Reuse only into the very drawing on show: its list of controls is the one
         # the last drawing made (a refill moves that list into the View on show).
         return (last is not None and last._dark == ctx.dark
-                and redraws_shown(ctx.page, route)
+                and redraws_shown(ctx, route)
                 and ctx.page.views[-1].controls is last._controls)
 
     def part(self, name: str, drawn_from: object, build: Callable[[], T]) -> T:
