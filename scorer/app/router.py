@@ -82,18 +82,25 @@ ROUTES: list[tuple[str, Builder]] = [
 
 
 SHEET = re.compile(rf"^/game/{GAME}$")
-SWITCHED_IN_PLACE = re.compile(rf"^/(new)?$|^/game/{GAME}$")
-"""Home, New game and the sheet (with Record hand laid over it): a switch between
-the sheet and one of the others refills the View on show. The sheet is drawn in a
-layer of its own (`views.sheet.layered`), never the kind of control at the top of
-another screen, so Flet replaces it whole and nothing of one screen (its scroll
-offset) passes to the other. Home and New game, alike at the top, keep a View each."""
+BESIDE_SHEET = ("/", "/new")
+"""Home and New game: a switch between one of them and the sheet (with Record hand
+laid over it) refills the View on show. The sheet is drawn in a layer of its own
+(`views.sheet.layered`), never the kind of control at the top of another screen, so
+Flet replaces it whole and nothing of one screen (its scroll offset) passes to the
+other. Home and New game, alike at the top, keep a View each."""
+
+
+def _path(route: str) -> str:
+    return urlsplit(route or "/").path.rstrip("/") or "/"
 
 
 def _in_place(shown: str | None, route: str) -> bool:
-    paths = [urlsplit(shown or "").path.rstrip("/") or "/", urlsplit(route).path.rstrip("/") or "/"]
-    return (shown is not None and all(SWITCHED_IN_PLACE.match(p) for p in paths)
-            and any(SHEET.match(p) for p in paths))
+    """Whether a switch from `shown` to `route` refills the View on show."""
+    if shown is None:
+        return False
+    paths = {_path(shown), _path(route)}
+    sheets = {p for p in paths if SHEET.match(p)}
+    return bool(sheets) and paths - sheets <= set(BESIDE_SHEET)
 
 
 MAX_CONTENT_WIDTH = 720
@@ -119,7 +126,7 @@ class Router:
 
     def build(self, route: str) -> ft.View:
         parts = urlsplit(route or "/")
-        path = parts.path.rstrip("/") or "/"
+        path = _path(route)
         query = {k: v[0] for k, v in parse_qs(parts.query).items()}
         for pattern, build in self.routes:
             match = pattern.match(path)
@@ -161,9 +168,9 @@ class Router:
         if refill:
             shown = page.views[-1]
             # A redraw of the screen on show (a hand saved on another phone, dark
-            # mode) or a switch to or from the sheet: refill the same
-            # View. A new View would orphan an open dialog (Share, table code) on the
-            # phone, and costs it twice the work (docs/FLET_NOTES.md, section 7).
+            # mode) or a switch to or from the sheet: refill the same View. A new
+            # View would orphan an open dialog (Share, table code) on the phone, and
+            # costs it twice the work (docs/FLET_NOTES.md, section 7).
             for name in REDRAWN_VIEW_FIELDS:
                 setattr(shown, name, getattr(view, name))
             if self._page_sent:
