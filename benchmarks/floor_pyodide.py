@@ -25,13 +25,20 @@ import argparse
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 from statistics import median
 
 import flet_web
 from bench_page_load import free_port, start_tarabish, stop
-from bench_phone_alone import ARGS, CHROMIUM, VIEWPORT, new_phone, reload_time, throttle
+from bench_phone_alone import (
+    ARGS,
+    CHROMIUM,
+    VIEWPORT,
+    home_time,
+    new_phone,
+    reload_time,
+    throttle,
+)
 from playwright.sync_api import Page, sync_playwright
 
 from scorer.webbuild.static_server import SiteServer
@@ -80,14 +87,11 @@ try {
 
 def answered(page: Page, url: str) -> float:
     """Seconds from asking for `url` to the worker's answer (after a pause)."""
-    page.wait_for_timeout(1_000)
-    t0 = time.time()
-    page.goto(url, wait_until="commit")
-    page.wait_for_function("() => window.__floorMs", timeout=120_000)
+    seconds = home_time(page, url, seen="__floorMs")
     says = page.evaluate("window.__floorSays")
     if not str(says).startswith(("ok", "made")):
         raise RuntimeError(f"the floor page says {says!r}")
-    return float(page.evaluate("performance.timeOrigin + window.__floorMs")) / 1000 - t0
+    return seconds
 
 
 def main() -> int:

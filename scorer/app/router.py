@@ -160,8 +160,8 @@ class Router:
 
     def put(self, view: ft.View) -> None:
         """Send a screen from `prepare`: refilled into the View on show, or in a new one."""
-        page = self.ctx.page
         ctx = self.ctx
+        page = ctx.page
         refill = redraws_shown(ctx, view.route) or (
             len(page.views) == 1 and self._page_sent and _in_place(ctx.on_show, view.route))
         ctx.on_show = view.route

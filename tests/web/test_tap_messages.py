@@ -117,16 +117,15 @@ def test_a_screen_switch_sends_the_screen_then_the_address(
     assert "Traceback" not in server.log()
 
 
+def screen_updates(phone: FletClient, mark: int) -> list[dict[str, Any]]:
+    """Each screen update since `mark` (not the keep-awake service's coming and going)."""
+    return [body for number, (action, body) in phone.recent
+            if number > mark and action == PATCH and "_services" not in body["patch"][0][1]]
+
+
 def screen_patches(phone: FletClient, mark: int) -> list[list[Any]]:
-    """The patch operations of each screen update since `mark` (not the keep-awake
-    service's coming and going)."""
-    found = []
-    for number, (action, body) in phone.recent:
-        if number > mark and action == PATCH:
-            operations = body["patch"]
-            if "_services" not in operations[0][1]:
-                found.append(operations[1:])
-    return found
+    """The patch operations of each screen update since `mark`."""
+    return [body["patch"][1:] for body in screen_updates(phone, mark)]
 
 
 def test_a_switch_or_a_save_is_one_message_with_nothing_sent_again_after_it(
@@ -179,9 +178,7 @@ def test_the_sheet_and_home_share_one_view_and_new_game_gets_its_own(
             go()
             phone.wait_for(shown, since=mark)
             phone.pump(0.8)
-            screens = [body for number, (action, body) in phone.recent
-                       if number > mark and action == PATCH and "_services" not in
-                       body["patch"][0][1]]
+            screens = screen_updates(phone, mark)
             assert len(screens) == 1, (shown, screens)
             # A new View goes into the page's list of views; a refill patches the View.
             assert ("views" in screens[0]["patch"][0][1]) == new_view, (shown, screens)
