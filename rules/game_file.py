@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ValidationError
 
-from rules.errors import GameFileError, TarabishError
+from rules.errors import GameFileError
 from rules.game import MAX_HANDS, Game
-from rules.hands import Hand, PassedHand
+from rules.hand_file import as_json, hand_to_doc, parse_hand
+from rules.history import HEADER_KEYS, Entry, check_trail, entry_to_doc, parse_trail
 from rules.house_rules import HouseRules
 from rules.messages import explain
 from rules.plain_text import listed, replace_unsafe
 from rules.replay import GameReplay, replay
 
 FORMAT: Final = "tarabish-game/1"
-_TOP_KEYS: Final = {"format", "players", "teams", "first_dealer", "rules", "hands"}
-_ENDINGS: Final = ("points", "misplay", "thrown_by", "passed")
-_HAND: TypeAdapter[Hand] = TypeAdapter(Hand)
+_TOP_KEYS: Final = {"format", "players", "teams", "first_dealer", "rules", "hands", "history"}
+__all__ = [
+    "FORMAT",
+    "check_game",
+    "game_to_doc",
+    "hand_to_doc",
+    "parse_game",
+    "parse_game_and_trail",
+    "parse_hand",
+    "trail_to_doc",
+]
 
 
 class _TableDoc(BaseModel):
@@ -29,32 +37,17 @@ class _TableDoc(BaseModel):
     first_dealer: int
 
 
-def _as_json(value: Any, index: int | None = None) -> str:
-    """Re-encode a decoded value so pydantic can check it in strict JSON mode.
-
-    The file's fields have JSON types: strict mode refuses "90" for a number or
-    "yes" for true, which lax validation would quietly convert.
-    """
-    try:
-        text = json.dumps(value, allow_nan=False, ensure_ascii=False)
-        # A lone UTF-16 surrogate ("\ud800") decodes in Python but is no character.
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise GameFileError(
-            "the game file holds a broken character (a lone \\u surrogate)", hand=index
-        ) from exc
-    except (TypeError, ValueError) as exc:
-        raise GameFileError(
-            "the game file holds something that is not plain JSON", hand=index
-        ) from exc
-    return text
-
-
 def parse_game(doc: Any, *, saved: bool = False) -> Game:
+    """Read a tarabish-game/1 document into a Game (see `parse_game_and_trail`)."""
+    return parse_game_and_trail(doc, saved=saved)[0]
+
+
+def parse_game_and_trail(doc: Any, *, saved: bool = False) -> tuple[Game, tuple[Entry, ...]]:
     """Read a tarabish-game/1 document (already decoded from JSON) into a Game.
 
     Raises GameFileError naming the 0-based hand for problems inside a hand.
-    Whether the hands are possible in play is `replay`'s business.
+    Whether the hands are possible in play is `replay`'s business. The edit trail
+    (`"history"`, optional) must be true of the hands (`rules.history.check_trail`).
     `saved=True` is for games already in the store: control characters in
     their names (saved before names were checked for them) become "�"
     instead of locking the game away.
@@ -74,7 +67,7 @@ def parse_game(doc: Any, *, saved: bool = False) -> Game:
         raise GameFileError("the game file does not say who dealt first ('first_dealer')")
     rules_doc = doc.get("rules") or {}
     try:
-        rules = HouseRules.model_validate_json(_as_json(rules_doc), strict=True)
+        rules = HouseRules.model_validate_json(as_json(rules_doc), strict=True)
     except ValidationError as exc:
         raise GameFileError(f"house rules: {explain(exc)}") from exc
     raw_hands = doc.get("hands", [])
@@ -86,7 +79,7 @@ def parse_game(doc: Any, *, saved: bool = False) -> Game:
         )
     table = {key: doc[key] for key in ("players", "teams", "first_dealer") if key in doc}
     try:
-        _TableDoc.model_validate_json(_as_json(table), strict=True)
+        _TableDoc.model_validate_json(as_json(table), strict=True)
     except ValidationError as exc:
         raise GameFileError(explain(exc)) from exc
     hands = tuple(parse_hand(raw, index) for index, raw in enumerate(raw_hands))
@@ -95,67 +88,30 @@ def parse_game(doc: Any, *, saved: bool = False) -> Game:
         players = [replace_unsafe(name) for name in players]
         teams = None if teams is None else [replace_unsafe(name) for name in teams]
     try:
-        return Game.model_validate({
+        game = Game.model_validate({
             "players": players, "teams": teams,
             "first_dealer": doc["first_dealer"], "rules": rules, "hands": hands,
         })
     except ValidationError as exc:
         raise GameFileError(explain(exc)) from exc
+    if "history" not in doc:
+        return game, ()
+    trail = parse_trail(doc["history"], parse_hand)
+    check_trail(trail, hands, header_of(doc))
+    return game, trail
 
 
-def parse_hand(raw: Any, index: int | None = None) -> Hand:
-    """Read one hand entry; the ending (points, misplay, thrown, passed) picks its kind."""
-    if not isinstance(raw, dict):
-        raise GameFileError("a hand must be a JSON object", hand=index)
-    entry = {key: value for key, value in raw.items() if not (key == "passed" and value is False)}
-    endings = [key for key in _ENDINGS if key in entry]
-    if not endings:
-        raise GameFileError(
-            "this hand has no result: give the trick 'points', a 'misplay', "
-            "'thrown_by', or 'passed'",
-            hand=index,
-        )
-    if len(endings) > 1:
-        raise GameFileError(
-            f"this hand gives both '{endings[0]}' and '{endings[1]}': a hand ends one way only",
-            hand=index,
-        )
-    kind = {"points": "played", "misplay": "misplay", "thrown_by": "thrown", "passed": "passed"}[
-        endings[0]
-    ]
-    if kind == "passed":
-        extra = sorted(key for key in entry if key != "passed")
-        if extra:
-            raise GameFileError(
-                f"a passed hand has nothing else to record, but this one has "
-                f"{listed(extra)}",
-                hand=index,
-            )
-    if "bella" in entry and entry["bella"] is None:
-        del entry["bella"]
-    try:
-        return _HAND.validate_json(_as_json({**entry, "kind": kind}, index), strict=True)
-    except ValidationError as exc:
-        raise GameFileError(explain(exc), hand=index) from exc
-    except TarabishError as exc:
-        raise GameFileError(str(exc), hand=index) from exc
+def header_of(doc: dict[str, Any]) -> dict[str, Any]:
+    """The parts of a document besides its hands, as a trail's `details` entries name
+    them (no rules written and `{}` are the same)."""
+    header = {key: doc.get(key) for key in HEADER_KEYS}
+    header["rules"] = header["rules"] or {}
+    return header
 
 
-def hand_to_doc(hand: Hand) -> dict[str, Any]:
-    """One hand as the game file writes it (no `kind`, nothing left at its default)."""
-    if isinstance(hand, PassedHand):
-        return {"passed": True}
-    dumped = hand.model_dump(mode="json", exclude={"kind"}, exclude_defaults=True)
-    doc: dict[str, Any] = {"caller": hand.caller, "trump": str(hand.trump)}
-    doc.update((key, value) for key, value in dumped.items() if key not in doc)
-    if hand.runs:
-        doc["runs"] = [
-            {"seat": run.seat, "cards": [str(card) for card in run.cards]} for run in hand.runs
-        ]
-    points = doc.get("points")
-    if isinstance(points, dict) and isinstance(points.get("tricks"), tuple):
-        points["tricks"] = list(points["tricks"])
-    return doc
+def trail_to_doc(trail: tuple[Entry, ...]) -> list[dict[str, Any]]:
+    """The trail as the game file's `"history"` list."""
+    return [entry_to_doc(entry, hand_to_doc) for entry in trail]
 
 
 def game_to_doc(game: Game) -> dict[str, Any]:

@@ -55,46 +55,8 @@ class BrowserGameStore(GameStore):
         self._on_change(hold=False)
 
     def _wrote(self) -> None:
+        """After anything that may have written a file (every change calls it)."""
         self._on_change()
-
-    def create_game(self, doc: dict[str, Any]) -> StoredGame:
-        try:
-            return super().create_game(doc)
-        finally:
-            self._wrote()
-
-    def add_hand(self, game_id: str, hand: dict[str, Any],
-                 expected_revision: int | None = None) -> StoredGame:
-        try:
-            return super().add_hand(game_id, hand, expected_revision)
-        finally:
-            self._wrote()
-
-    def replace_hand(self, game_id: str, index: int, hand: dict[str, Any],
-                     expected_revision: int) -> StoredGame:
-        try:
-            return super().replace_hand(game_id, index, hand, expected_revision)
-        finally:
-            self._wrote()
-
-    def undo_last_hand(self, game_id: str, expected_revision: int) -> StoredGame:
-        try:
-            return super().undo_last_hand(game_id, expected_revision)
-        finally:
-            self._wrote()
-
-    def update_game(self, game_id: str, doc: dict[str, Any],
-                    expected_revision: int) -> StoredGame:
-        try:
-            return super().update_game(game_id, doc, expected_revision)
-        finally:
-            self._wrote()
-
-    def delete_game(self, game_id: str) -> None:
-        try:
-            super().delete_game(game_id)
-        finally:
-            self._wrote()
 
     # Reading can set a damaged file aside (a write): commit that too.
 

@@ -8,12 +8,13 @@ import sys
 from typing import Any
 
 from rules.errors import GameFileError
-from rules.game_file import parse_game
+from rules.game_file import parse_game_and_trail
 from rules.hands import PassedHand
 from rules.replay import GameReplay, replay
 from scorer.commands.game_input import load_game_doc
 from scorer.sheet_text import render_sheet
 from scorer.terminal_text import for_terminal, json_for_terminal, label, one_line
+from scorer.trail_text import trail_lines, trail_rows
 
 EXIT_OK = 0
 EXIT_INVALID = 2
@@ -28,6 +29,8 @@ def register(sub: Any) -> None:
     )
     p.add_argument("file", help="the game file (JSON, tarabish-game/1)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--history", action="store_true",
+                   help="also print the game's edit trail (hands edited, undone, put back)")
     p.set_defaults(run=run)
 
 
@@ -57,7 +60,7 @@ def check_json(result: GameReplay) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        game = parse_game(load_game_doc(args.file))
+        game, trail = parse_game_and_trail(load_game_doc(args.file))
         result = replay(game)
         error = result.first_error
         if error is not None:
@@ -74,7 +77,12 @@ def run(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr)
         return EXIT_INVALID
     if args.json:
-        print(json_for_terminal(json.dumps(check_json(result), ensure_ascii=False, indent=2)))
+        out = check_json(result)
+        if args.history:
+            out["history"] = trail_rows(trail, game)
+        print(json_for_terminal(json.dumps(out, ensure_ascii=False, indent=2)))
     else:
         print(for_terminal(render_sheet(game, result)))
+        if args.history:
+            print(for_terminal("\n".join(["", *trail_lines(trail, game)])))
     return EXIT_OK

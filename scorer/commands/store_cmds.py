@@ -67,6 +67,8 @@ def register(sub: Any) -> None:
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     p.add_argument("--csv", action="store_true",
                    help="one row a hand for spreadsheets, of GAME or of every saved game")
+    p.add_argument("--no-history", action="store_true",
+                   help="leave the edit trail out (for versions of Tarabish older than it)")
     p.set_defaults(run=run_export)
 
     p = sub.add_parser("games", parents=[common], help="list the saved games")
@@ -216,7 +218,8 @@ def run_export(args: argparse.Namespace) -> int:
         except GameNotFound as e:
             print(f"tarabish: {one_line(str(e))}", file=sys.stderr)
             return EXIT_FAILED
-    text = json.dumps(game.doc, indent=2, ensure_ascii=False) + "\n"
+    doc = game.doc if getattr(args, "no_history", False) else game.file_doc()
+    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     if args.output is None or args.output == "-":
         sys.stdout.write(json_for_terminal(text))
         return EXIT_OK

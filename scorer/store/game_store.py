@@ -40,6 +40,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from rules.game_file import hand_to_doc, header_of, parse_hand
+from rules.history import parse_trail, redoable
 from scorer.store import folder_lock
 from scorer.store.atomic_storage import (
     fsync_dir,
@@ -77,8 +79,11 @@ logger = logging.getLogger(__name__)
 _ID_RE = re.compile(r"^[0-9a-f]{8}$")
 
 # What a mutation does to a copy of the document: returns the new document,
-# the `allow_invalid_after` to validate it with, and the change in player words.
-Change = Callable[[dict[str, Any]], tuple[dict[str, Any], int | None, str]]
+# the `allow_invalid_after` to validate it with, the change in player words, and
+# the change for the game's edit trail (`rules.history`; None for none). It is
+# given the record's trail, which it must not change.
+Change = Callable[[dict[str, Any], list[dict[str, Any]]],
+                  tuple[dict[str, Any], int | None, str, dict[str, Any] | None]]
 
 
 class GameStore:
@@ -148,11 +153,14 @@ class GameStore:
 
     # -- changing --------------------------------------------------------
 
-    def create_game(self, doc: dict[str, Any]) -> StoredGame:
-        """Save a new game (a tarabish-game/1 document, all hands valid); returns it with its id."""
+    def create_game(self, doc: dict[str, Any], by: str | None = None) -> StoredGame:
+        """Save a new game (a tarabish-game/1 document, all hands valid, its edit trail
+        true if it has one); returns it with its id. `by` names the phone for the trail."""
         doc = copy.deepcopy(doc)
         doc.setdefault("hands", [])
         scoring = check_doc(doc)
+        # A file's trail goes on; a game read with hands and no trail has none before now.
+        history = doc.pop("history", None if not doc["hands"] else [])
         self._writer()
         with self._lock:
             game_id = secrets.token_hex(4)
@@ -160,11 +168,13 @@ class GameStore:
                 game_id = secrets.token_hex(4)
             held = self._use_lock(game_id)
         with self._holding(game_id, held):
-            record = new_record(game_id, doc, utcnow())
+            record = new_record(game_id, doc, utcnow(), history=history, by=by)
             try:
                 write_record(self._path(game_id), record, create=True)
             except OSError as e:
                 raise not_saved(e) from e
+            finally:
+                self._wrote()
             self._saved(record, scoring)
             return to_stored(record)
 
@@ -185,50 +195,78 @@ class GameStore:
         return made
 
     def add_hand(
-        self, game_id: str, hand: dict[str, Any], expected_revision: int | None = None
+        self, game_id: str, hand: dict[str, Any], expected_revision: int | None = None,
+        by: str | None = None,
     ) -> StoredGame:
         """Append a hand; the whole game must stay valid. None skips the revision check."""
 
-        def change(doc: dict[str, Any]) -> tuple[dict[str, Any], int | None, str]:
-            doc.setdefault("hands", []).append(copy.deepcopy(hand))
-            return doc, None, f"hand {len(doc['hands'])} was added"
+        def change(doc: dict[str, Any], _trail: list[dict[str, Any]]) -> _Changed:
+            hands = doc.setdefault("hands", [])
+            hands.append(copy.deepcopy(hand))
+            return doc, None, f"hand {len(hands)} was added", {"change": "added",
+                                                              "hand": len(hands)}
 
-        return self._mutate(game_id, expected_revision, change)
+        return self._mutate(game_id, expected_revision, change, by)
 
     def replace_hand(
-        self, game_id: str, index: int, hand: dict[str, Any], expected_revision: int
+        self, game_id: str, index: int, hand: dict[str, Any], expected_revision: int,
+        by: str | None = None,
     ) -> StoredGame:
         """Replace hand `index` (0-based). Hands up to it must be valid; later ones are
         re-scored and may become invalid (the summary's `invalid_from` flags them)."""
 
-        def change(doc: dict[str, Any]) -> tuple[dict[str, Any], int | None, str]:
+        def change(doc: dict[str, Any], _trail: list[dict[str, Any]]) -> _Changed:
             hands = doc.setdefault("hands", [])
             if not 0 <= index < len(hands):
                 raise HandNotFound(
                     f"There is no hand {index + 1} to change: the game has "
                     f"{len(hands)} hand{'' if len(hands) == 1 else 's'}."
                 )
-            hands[index] = copy.deepcopy(hand)
-            return doc, index, f"hand {index + 1} was edited"
+            before, hands[index] = hands[index], copy.deepcopy(hand)
+            entry = None if before == hand else {"change": "edited", "hand": index + 1,
+                                                 "before": before, "after": hands[index]}
+            return doc, index, f"hand {index + 1} was edited", entry
 
-        return self._mutate(game_id, expected_revision, change)
+        return self._mutate(game_id, expected_revision, change, by)
 
-    def undo_last_hand(self, game_id: str, expected_revision: int) -> StoredGame:
-        """Remove the last hand."""
+    def undo_last_hand(self, game_id: str, expected_revision: int,
+                       by: str | None = None) -> StoredGame:
+        """Remove the last hand (kept in the trail, from where it can be put back)."""
 
-        def change(doc: dict[str, Any]) -> tuple[dict[str, Any], int | None, str]:
+        def change(doc: dict[str, Any], _trail: list[dict[str, Any]]) -> _Changed:
             hands = doc.setdefault("hands", [])
             if not hands:
                 raise HandNotFound("There is no hand to undo.")
-            hands.pop()
+            removed = hands.pop()
             # Removing a hand cannot break the hands before it; any that were
             # already invalid (after an edit) stay flagged, not refused.
-            return doc, -1, f"hand {len(hands) + 1} was undone"
+            number = len(hands) + 1
+            return doc, -1, f"hand {number} was undone", {"change": "undone", "hand": number,
+                                                           "before": removed}
 
-        return self._mutate(game_id, expected_revision, change)
+        return self._mutate(game_id, expected_revision, change, by)
+
+    def redo_hand(self, game_id: str, expected_revision: int,
+                  by: str | None = None) -> StoredGame:
+        """Put back the last hand undone, while no hand has been recorded after it
+        (`rules.history.redoable`); it must still be valid where it goes."""
+
+        def change(doc: dict[str, Any], trail: list[dict[str, Any]]) -> _Changed:
+            hands = doc.setdefault("hands", [])
+            undone = redoable(parse_trail(trail, parse_hand), len(hands))
+            if undone is None:
+                raise HandNotFound("There is no undone hand to put back: a hand was "
+                                   "recorded since, or none was undone.")
+            hands.append(hand_to_doc(undone.before))
+            number = len(hands)
+            return doc, None, f"hand {number} was put back", {"change": "redone",
+                                                               "hand": number}
+
+        return self._mutate(game_id, expected_revision, change, by)
 
     def update_game(
-        self, game_id: str, doc: dict[str, Any], expected_revision: int
+        self, game_id: str, doc: dict[str, Any], expected_revision: int,
+        by: str | None = None,
     ) -> StoredGame:
         """Change the game's details (team or player names, house rules, first dealer).
 
@@ -237,17 +275,22 @@ class GameStore:
         """
         new_header = copy.deepcopy(doc)
 
-        def change(old: dict[str, Any]) -> tuple[dict[str, Any], int | None, str]:
+        def change(old: dict[str, Any], _trail: list[dict[str, Any]]) -> _Changed:
             hands = old.get("hands", [])
             if "hands" in new_header and new_header["hands"] != hands:
                 raise InvalidGame(
                     "Hands are saved one at a time: add, edit or undo a hand instead "
                     "of changing the game's details."
                 )
+            new_header.pop("history", None)
             updated = {**new_header, "hands": hands}
-            return updated, -1, _describe_update(old, updated)
+            before, after = header_of(old), header_of(updated)
+            keys = [key for key in before if before[key] != after[key]]
+            entry = {"change": "details", "before": {k: before[k] for k in keys},
+                     "after": {k: after[k] for k in keys}} if keys else None
+            return updated, -1, _describe_update(old, updated), entry
 
-        return self._mutate(game_id, expected_revision, change)
+        return self._mutate(game_id, expected_revision, change, by)
 
     def delete_game(self, game_id: str) -> None:
         """Delete a game for good; raises GameNotFound if there is none."""
@@ -260,6 +303,8 @@ class GameStore:
                 raise GameNotFound(game_id) from None
             except OSError as e:
                 raise not_saved(e, "the game was not deleted") from e
+            finally:
+                self._wrote()
             with self._lock:
                 self._index.drop(game_id)
             try:
@@ -341,7 +386,8 @@ class GameStore:
                 if held.users == 0 and self._game_locks.get(game_id) is held:
                     del self._game_locks[game_id]
 
-    def _mutate(self, game_id: str, expected_revision: int | None, change: Change) -> StoredGame:
+    def _mutate(self, game_id: str, expected_revision: int | None, change: Change,
+                by: str | None = None) -> StoredGame:
         self._writer()
         with self._game_lock(game_id):
             record = self._read(game_id)
@@ -349,17 +395,25 @@ class GameStore:
                 raise StaleRevision(
                     to_stored(record), expected_revision, changes_since(record, expected_revision)
                 )
-            doc, allow_invalid_after, what = change(copy.deepcopy(record["doc"]))
+            trail = copy.deepcopy(record.get("history", []))
+            doc, allow_invalid_after, what, entry = change(copy.deepcopy(record["doc"]), trail)
+            if doc == record["doc"]:
+                return to_stored(record)  # saved again as it was: nothing for other phones
             scoring = check_doc(doc, allow_invalid_after=allow_invalid_after)
-            new = next_record(record, doc, what, utcnow())
+            new = next_record(record, doc, what, utcnow(), entry, by)
             try:
                 write_record(self._path(game_id), new, create=False)
             except FileNotFoundError:
                 raise GameNotFound(game_id) from None
             except OSError as e:
                 raise not_saved(e) from e
+            finally:
+                self._wrote()
             self._saved(new, scoring)
             return to_stored(new)
+
+    def _wrote(self) -> None:
+        """Called after every write, done or failed (the phone alone commits its folder)."""
 
     def _read(self, game_id: str) -> dict[str, Any]:
         """The game's record; the caller holds its game lock."""
@@ -496,6 +550,9 @@ class GameStore:
         if key not in self._reported:
             self._reported.add(key)
             self._report(problem, notice)
+
+
+_Changed = tuple[dict[str, Any], int | None, str, dict[str, Any] | None]
 
 
 class _GameLock:

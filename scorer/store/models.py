@@ -13,7 +13,8 @@ class StoredGame(BaseModel):
 
     `revision` goes up by one with every saved change; pass it back as
     `expected_revision` so a change made on another phone is never overwritten.
-    The model is frozen, and `doc` is the caller's own copy.
+    `history` is the game's edit trail, as a game file's `"history"` holds it
+    (`rules.history`). The model is frozen, and `doc` is the caller's own copy.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -23,6 +24,11 @@ class StoredGame(BaseModel):
     created: datetime
     updated: datetime
     doc: dict[str, Any]
+    history: list[dict[str, Any]] = []
+
+    def file_doc(self) -> dict[str, Any]:
+        """The game as a game file holds it: the document and its trail."""
+        return {**self.doc, "history": self.history} if self.history else dict(self.doc)
 
 
 class GameSummary(BaseModel):

@@ -2,13 +2,19 @@
 
 Layout of `games/<id>.json` (a TinyDB database, written by AtomicJSONStorage):
 
-    {"game": {"1": {"schema": 1, "id": "...", "revision": 7,
+    {"game": {"1": {"schema": 2, "id": "...", "revision": 7,
                     "created": "<ISO UTC>", "updated": "<ISO UTC>",
                     "changes": [{"revision": 7, "what": "hand 4 was edited"}, ...],
-                    "doc": {<the tarabish-game/1 document>}}}}
+                    "history": [{"revision": 7, "at": "<ISO UTC>", "by": "phone 2",
+                                 "change": "edited", "hand": 4,
+                                 "before": {<hand>}, "after": {<hand>}}, ...],
+                    "doc": {<the tarabish-game/1 document, without its history>}}}}
 
-The whole record is one TinyDB document so that every save is exactly one
-atomic file write: revision, change note and hands can never disagree.
+`changes` are short notes in player words (why a stale save was refused);
+`history` is the game's edit trail (`rules.history`), which an exported game
+carries as its `"history"`. The whole record is one TinyDB document so that
+every save is exactly one atomic file write: revision, notes, trail and hands
+can never disagree.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from typing import Any
 from tinydb import TinyDB
 from tinydb.table import Document
 
+from rules.history import MAX_ENTRIES
 from scorer.store.atomic_storage import AtomicJSONStorage
 from scorer.store.errors import DamagedFile
 from scorer.store.models import GameSummary, StoredGame
@@ -84,6 +91,9 @@ def _record_problem(r: dict[str, Any]) -> str | None:
         return "its hands are not a list"
     if not isinstance(r.get("changes", []), list):
         return "its change notes are not a list"
+    history = r.get("history", [])
+    if not (isinstance(history, list) and all(isinstance(e, dict) for e in history)):
+        return "its edit history is not a list"
     return None
 
 
@@ -107,33 +117,55 @@ def write_record(path: Path, record: dict[str, Any], *, create: bool) -> None:
         raise FileNotFoundError(path) from None
 
 
-def new_record(game_id: str, doc: dict[str, Any], now: datetime) -> dict[str, Any]:
+def new_record(game_id: str, doc: dict[str, Any], now: datetime, *,
+               history: list[dict[str, Any]] | None = None,
+               by: str | None = None) -> dict[str, Any]:
+    """A new game's record. A game read from a file keeps the trail it came with (and
+    its revision goes on from the trail's last); a new one starts its trail here."""
     stamp = now.isoformat()
+    if history is None:
+        history = [_entry({"change": "started"}, 1, stamp, by)]
+    revision = max([1, *(e["revision"] for e in history)])
     return {
         "schema": GAME_SCHEMA,
         "id": game_id,
-        "revision": 1,
+        "revision": revision,
         "created": stamp,
         "updated": stamp,
-        "changes": [{"revision": 1, "what": "the game was started"}],
+        "changes": [{"revision": revision, "what": "the game was started"}],
+        "history": history[-MAX_ENTRIES:],
         "doc": doc,
     }
 
 
 def next_record(
-    record: dict[str, Any], doc: dict[str, Any], what: str, now: datetime
+    record: dict[str, Any], doc: dict[str, Any], what: str, now: datetime,
+    entry: dict[str, Any] | None = None, by: str | None = None,
 ) -> dict[str, Any]:
-    """The record after one more change to the game."""
+    """The record after one more change to the game; `entry` (its `change` and what it
+    names) goes into the trail with the revision, the time and `by`."""
     revision = record["revision"] + 1
+    stamp = now.isoformat()
     changes = [*record.get("changes", []), {"revision": revision, "what": what}]
+    history = list(record.get("history", []))
+    if entry is not None:
+        history.append(_entry(entry, revision, stamp, by))
     return {
         **record,
         "schema": GAME_SCHEMA,
         "revision": revision,
-        "updated": now.isoformat(),
+        "updated": stamp,
         "changes": changes[-MAX_CHANGES:],
+        "history": history[-MAX_ENTRIES:],
         "doc": doc,
     }
+
+
+def _entry(entry: dict[str, Any], revision: int, stamp: str, by: str | None) -> dict[str, Any]:
+    made = {"revision": revision, "at": stamp, **entry}
+    if by:
+        made["by"] = by
+    return made
 
 
 def changes_since(record: dict[str, Any], revision: int) -> list[str]:
@@ -155,6 +187,7 @@ def to_stored(record: dict[str, Any]) -> StoredGame:
         created=datetime.fromisoformat(record["created"]),
         updated=datetime.fromisoformat(record["updated"]),
         doc=copy.deepcopy(record["doc"]),
+        history=copy.deepcopy(record.get("history", [])),
     )
 
 

@@ -12,11 +12,19 @@ from typing import Any
 
 from scorer.store.errors import DamagedFile, NewerSchema
 
-GAME_SCHEMA = 1  # a game file: {"game": {"1": GameRecord}}
+GAME_SCHEMA = 2  # a game file: {"game": {"1": GameRecord}}; 2 added the edit trail
 INDEX_SCHEMA = 1  # index.json: {"meta": {"1": {...}}, "games": {...}}
 
+
+
+def _trail_from_now(record: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 kept short notes only: the game's edit trail starts at its next change.
+    (Schema 1 apps refuse schema 2 files, so none of them can write past the trail.)"""
+    return {**record, "history": []}
+
+
 # GAME_MIGRATIONS[n] turns a schema-n record into a schema-(n + 1) record.
-GAME_MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+GAME_MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _trail_from_now}
 
 
 def upgrade_game_record(record: dict[str, Any], path: str) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from scorer.app.context import AppContext
 from scorer.app.views.home import SHOWN_NOTICES, home_view
 from scorer.app.views.sheet import sheet_view
 from scorer.store import GameStore
+from scorer.store.schema import GAME_SCHEMA
 
 GAME: dict[str, Any] = {
     "format": "tarabish-game/1", "players": ["Ann", "Bob", "Cid", "Dee"], "first_dealer": 0,
@@ -87,7 +88,8 @@ def test_a_game_from_a_newer_version_shows_no_server_path(tmp_path: Path) -> Non
     store = GameStore(data)
     game = store.create_game(GAME)
     path = data / "games" / f"{game.id}.json"
-    path.write_text(path.read_text().replace('"schema":1,', '"schema":99,', 1))
+    schema = f'"schema":{GAME_SCHEMA},'
+    path.write_text(path.read_text().replace(schema, '"schema":99,', 1))
     shown = " ".join(texts(sheet_view(context(store), game.id)))
     assert "newer version" in shown and f"games/{game.id}.json" in shown
     assert str(tmp_path) not in shown and "srv-secret" not in shown

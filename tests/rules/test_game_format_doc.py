@@ -12,10 +12,12 @@ import typing
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pydantic import BaseModel
 
-from rules import game_file
+from rules import game_file, hand_file, history
 from rules.cards import Card, Rank, Suit
+from rules.errors import GameFileError
 from rules.game import Game
 from rules.game_file import check_game
 from rules.hands import Hand
@@ -57,7 +59,9 @@ def accepted_by_the_parser() -> set[str]:
     for model in (Game, game_file._TableDoc, HouseRules):
         _accepted(model, found, seen)
     _accepted(Hand, found, seen)
-    found.update(game_file._ENDINGS)
+    for entry in typing.get_args(history.Entry):
+        _accepted(entry, found, seen)
+    found.update(hand_file._ENDINGS)
     return found - {"True"}  # Literal[True] of `passed`, written `true` in JSON
 
 
@@ -66,6 +70,7 @@ def test_walker_finds_the_nested_models() -> None:
     # Sanity of the introspection itself: deep fields and values are reached.
     assert {"called_by", "upheld", "tricks", "seat", "cards", "thrown_by", "kind"} <= found
     assert {"turn_order", "caller_wins", "single", "NT", "played", "misplay"} <= found
+    assert {"revision", "at", "by", "edited", "undone", "redone", "before", "after"} <= found
     assert len(found) > 40
 
 
@@ -89,12 +94,18 @@ def test_cards_ranks_and_suits_are_documented() -> None:
     assert "T" in DOCUMENTED  # the ten may be written T
 
 
-def _json_blocks() -> list[Any]:
-    return [json.loads(block) for block in re.findall(r"```json\n(.*?)```", TEXT, re.DOTALL)]
+def _json_blocks() -> tuple[dict[str, Any], dict[str, Any], list[Any]]:
+    """The example game, the `check --json` example and the trail example."""
+    blocks = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", TEXT, re.DOTALL)]
+    games = [b for b in blocks if isinstance(b, dict) and "format" in b]
+    checks = [b for b in blocks if isinstance(b, dict) and "totals" in b]
+    trails = [b for b in blocks if isinstance(b, list)]
+    assert len(games) == len(checks) == len(trails) == 1 == len(blocks) / 3
+    return games[0], checks[0], trails[0]
 
 
 def test_the_example_game_is_valid_and_scores_as_the_text_says() -> None:
-    example, check_example = _json_blocks()
+    example, check_example, _trail = _json_blocks()
     result = check_game(example)
     assert result.totals == (480, 208)
     assert [h.ruling.outcome.value for h in result.hands if h.ruling] == [
@@ -110,3 +121,13 @@ def test_readme_points_inside_the_project() -> None:
     readme = (DOC.parents[1] / "README.md").read_text(encoding="utf-8")
     assert "docs/GAME_FORMAT.md" in readme
     assert "../shared" not in readme
+
+
+def test_the_trail_example_is_true_of_the_example_game() -> None:
+    example, _check, trail = _json_blocks()
+    game = {**example, "hands": example["hands"][:1], "history": trail}
+    check_game(game)
+    lied = [*trail[:2], {**trail[2], "after": {**trail[2]["after"],
+                                               "points": {"team": 0, "tricks": 90}}}]
+    with pytest.raises(GameFileError, match="history entry 3"):
+        check_game({**game, "history": lied})

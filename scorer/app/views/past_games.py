@@ -66,7 +66,7 @@ def export_name(game: GameSummary) -> str:
 def export(ctx: AppContext, game: GameSummary) -> None:
     """Download the game as a tarabish-game/1 file."""
     try:
-        doc = ctx.store.get_game(game.id).doc
+        doc = ctx.store.get_game(game.id).file_doc()
     except StoreError as exc:
         ctx.toast(str(exc), error=True)
         return
