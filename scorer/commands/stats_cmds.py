@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from rules.stats import Relation, StatsFilter
-from scorer.commands.store_cmds import (
+from scorer.commands.common import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
     EXIT_NOT_SAVED,
     EXIT_OK,
     NoStore,
+    data_dir_option,
     open_store,
 )
 from scorer.stats import RenameError, StatsService, rename_player, write_hands_csv
@@ -24,17 +25,6 @@ from scorer.stats.text import format_stats
 from scorer.store import GameNotFound, StoreError
 from scorer.store.atomic_storage import atomic_write_bytes
 from scorer.store.folder_lock import FolderBusy
-
-
-def _common() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    # SUPPRESS: do not overwrite a --data-dir given before the command name.
-    common.add_argument(
-        "--data-dir", metavar="DIR", default=argparse.SUPPRESS,
-        help="folder holding the saved games (default: $TARABISH_DATA, "
-        "else the user data folder)",
-    )
-    return common
 
 
 def _day(text: str) -> date:
@@ -48,9 +38,8 @@ def _day(text: str) -> date:
 
 def register(sub: Any) -> None:
     """Add the `stats` and `rename-player` subcommands."""
-    p = sub.add_parser(
-        "stats", parents=[_common()], help="figures per player and partnership over saved games"
-    )
+    p = sub.add_parser("stats", parents=[data_dir_option()],
+                       help="figures per player and partnership over saved games")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--since", type=_day, metavar="DATE", help="only games started on or after")
     p.add_argument("--until", type=_day, metavar="DATE", help="only games started on or before")
@@ -61,7 +50,7 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run_stats)
 
     p = sub.add_parser(
-        "rename-player", parents=[_common()],
+        "rename-player", parents=[data_dir_option()],
         help="rename a player in every saved game (a name already used merges the two)",
         description="Rename a player in every saved game; a name already in use merges the "
         "two players. Each game is changed as an ordinary, revisioned edit. Run it while no "

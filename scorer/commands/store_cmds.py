@@ -10,11 +10,9 @@ which stores them itself, so one process alone writes the folder.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import sys
 import time
-from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -23,7 +21,18 @@ from rules.errors import GameFileError
 from rules.game import MAX_TEAM_NAME_LENGTH
 from rules.game_file import parse_game
 from rules.plain_text import shown
+from scorer.commands.common import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_NOT_SAVED,
+    EXIT_OK,
+    NoStore,
+    data_dir_option,
+    open_store,
+    reports_no_store,
+)
 from scorer.commands.game_input import load_game_doc
+from scorer.commands.stats_cmds import run_export_csv
 from scorer.local_import import HandOffFailed, hand_to_server
 from scorer.paths import resolve_data_dir
 from scorer.store import GameNotFound, GameStore, GameSummary, InvalidGame, folder_lock
@@ -33,25 +42,12 @@ from scorer.store.folder_lock import FolderBusy
 from scorer.store.validation import validate_doc
 from scorer.terminal_text import json_for_terminal, label, one_line
 
-EXIT_OK = 0
-EXIT_FAILED = 1  # nothing wrong with the input, but it could not be done
-EXIT_BAD_INPUT = 2  # a bad file or argument; nothing was changed
-EXIT_NOT_SAVED = 2  # the disk is full or read-only; nothing was changed
 BUSY_WAIT_S = 5.0  # how long an import waits for another import to finish
 
 
 def register(sub: Any) -> None:
     """Add the `import`, `export` and `games` subcommands."""
-    common = argparse.ArgumentParser(add_help=False)
-    # SUPPRESS: do not overwrite a --data-dir given before the command name.
-    common.add_argument(
-        "--data-dir",
-        metavar="DIR",
-        default=argparse.SUPPRESS,
-        help="folder holding the saved games (default: $TARABISH_DATA, "
-        "else the user data folder)",
-    )
-
+    common = data_dir_option()
     p = sub.add_parser(
         "import", parents=[common], help="store games from tarabish-game/1 files"
     )
@@ -74,39 +70,7 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run_games)
 
 
-class NoStore(Exception):
-    """The data folder cannot be used (permissions, not a folder...); already reported."""
-
-
-def open_store(args: argparse.Namespace, *, read_only: bool = True) -> GameStore:
-    """The store in the chosen data folder; start-up problems go to stderr.
-
-    For writing (`read_only=False`) it may raise FolderBusy.
-    """
-    where = resolve_data_dir(getattr(args, "data_dir", None))
-    try:
-        store = GameStore(where, read_only=read_only)
-    except OSError as e:
-        print(f"tarabish: cannot use the data folder {where} ({e.strerror or e})",
-              file=sys.stderr)
-        raise NoStore from e
-    for problem in store.problems:
-        print(f"tarabish: {one_line(problem)}", file=sys.stderr)
-    return store
-
-
-def _reports_no_store(run: Callable[[argparse.Namespace], int]) -> Callable[..., int]:
-    @functools.wraps(run)
-    def wrapped(args: argparse.Namespace) -> int:
-        try:
-            return run(args)
-        except NoStore:
-            return EXIT_FAILED
-
-    return wrapped
-
-
-@_reports_no_store
+@reports_no_store
 def run_import(args: argparse.Namespace) -> int:
     """Validate every file first; store them only if all are good."""
     docs: list[dict[str, Any]] = []
@@ -193,11 +157,9 @@ def _load_game_file(name: str) -> tuple[dict[str, Any] | None, str | None]:
     return doc, None
 
 
-@_reports_no_store
+@reports_no_store
 def run_export(args: argparse.Namespace) -> int:
     if getattr(args, "csv", False):
-        from scorer.commands.stats_cmds import run_export_csv
-
         return run_export_csv(args)
     if args.game is None:
         print("tarabish: say which game to export (its id), or use --csv for every hand "
@@ -229,7 +191,7 @@ def run_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-@_reports_no_store
+@reports_no_store
 def run_games(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         games = store.list_games()
