@@ -41,16 +41,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgpack
-
-try:
-    from starlette.websockets import WebSocketDisconnect
-    from uvicorn.protocols.utils import ClientDisconnected
-except ImportError:  # alone on a phone: no web server, so the guard never runs
-    class WebSocketDisconnect(Exception):  # type: ignore[no-redef]
-        """Stands in for starlette's (never raised without a server)."""
-
-    class ClientDisconnected(Exception):  # type: ignore[no-redef]
-        """Stands in for uvicorn's (never raised without a server)."""
+from starlette.websockets import WebSocketDisconnect
+from uvicorn.protocols.utils import ClientDisconnected
 
 logger = logging.getLogger(__name__)
 
