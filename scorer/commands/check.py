@@ -12,6 +12,7 @@ from rules.game_file import parse_game
 from rules.hands import PassedHand
 from rules.replay import GameReplay, replay
 from scorer.commands.game_input import load_game_doc
+from scorer.reference.house import house_rules_line
 from scorer.sheet_text import render_sheet
 from scorer.terminal_text import for_terminal, json_for_terminal, label, one_line
 
@@ -76,5 +77,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json_for_terminal(json.dumps(check_json(result), ensure_ascii=False, indent=2)))
     else:
+        print(for_terminal(house_rules_line(game.rules)))
         print(for_terminal(render_sheet(game, result)))
     return EXIT_OK
