@@ -46,7 +46,8 @@ def register(sub: Any) -> None:
     p.add_argument("--player", metavar="NAME",
                    help="only this player's games: them and their partners")
     p.add_argument("--opponents", action="store_true",
-                   help="with --player: them and their opponents instead")
+                   help="with --player: them and their opponents instead (partnerships: "
+                   "theirs and their opponents')")
     p.set_defaults(run=run_stats)
 
     p = sub.add_parser(
