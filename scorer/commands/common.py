@@ -7,10 +7,13 @@ import argparse
 import functools
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
+from rules.plain_text import shown
 from scorer.paths import resolve_data_dir
 from scorer.store import GameStore
-from scorer.terminal_text import one_line
+from scorer.store.atomic_storage import atomic_write_bytes
+from scorer.terminal_text import label, one_line
 
 EXIT_OK = 0
 EXIT_FAILED = 1  # nothing wrong with the input, but it could not be done
@@ -61,3 +64,34 @@ def reports_no_store(run: Callable[[argparse.Namespace], int]) -> Callable[..., 
             return EXIT_FAILED
 
     return wrapped
+
+
+def find_game(store: GameStore, prefix: str) -> str | None:
+    """The id of the one saved game whose id starts with `prefix` (a whole id
+    wins over longer ones); None, said on stderr, when there is none or several."""
+    matches = store.find_games(prefix)
+    if prefix in matches:
+        return prefix
+    if len(matches) == 1:
+        return matches[0]
+    what = "no saved game" if not matches else f"{len(matches)} games"
+    print(f"tarabish: {what} with an id starting {shown(prefix)}.", file=sys.stderr)
+    return None
+
+
+def write_file(output: str, data: bytes, what: str) -> int:
+    """Write `data` to the file `output` (whole or not at all) and say so:
+    "Wrote `what` to FILE." Writing to a file prints nothing else, so the
+    message is the only sign it worked."""
+    try:
+        atomic_write_bytes(Path(output), data)
+    except OSError as e:
+        print(f"tarabish: cannot write {label(output)} ({e.strerror or e})", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"Wrote {what} to {label(output)}.")
+    return EXIT_OK
+
+
+def counted(count: int, noun: str) -> str:
+    """`1 hand`, `6 hands`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

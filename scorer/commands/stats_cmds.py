@@ -7,7 +7,6 @@ import io
 import json
 import sys
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from rules.stats import Relation, StatsFilter
@@ -17,13 +16,15 @@ from scorer.commands.common import (
     EXIT_NOT_SAVED,
     EXIT_OK,
     NoStore,
+    counted,
     data_dir_option,
+    find_game,
     open_store,
+    write_file,
 )
 from scorer.stats import RenameError, StatsService, rename_player, write_hands_csv
 from scorer.stats.text import format_stats
 from scorer.store import GameNotFound, StoreError
-from scorer.store.atomic_storage import atomic_write_bytes
 from scorer.store.folder_lock import FolderBusy
 
 
@@ -113,16 +114,11 @@ def run_export_csv(args: argparse.Namespace) -> int:
         with open_store(args) as store:
             ids: list[str] | None = None
             if args.game is not None:
-                matches = store.find_games(args.game)
-                if args.game in matches:
-                    matches = [args.game]
-                if len(matches) != 1:
-                    what = "no saved game" if not matches else f"{len(matches)} games"
-                    print(f"tarabish: {what} with an id starting {args.game!r}.",
-                          file=sys.stderr)
+                game_id = find_game(store, args.game)
+                if game_id is None:
                     return EXIT_FAILED
-                ids = matches
-            write_hands_csv(store, buffer, ids)
+                ids = [game_id]
+            rows = write_hands_csv(store, buffer, ids)
     except NoStore:
         return EXIT_FAILED
     except GameNotFound as e:
@@ -132,10 +128,7 @@ def run_export_csv(args: argparse.Namespace) -> int:
     if args.output is None or args.output == "-":
         sys.stdout.write(text)
         return EXIT_OK
-    try:
-        # utf-8-sig: spreadsheet programs then read accented names correctly.
-        atomic_write_bytes(Path(args.output), text.encode("utf-8-sig"))
-    except OSError as e:
-        print(f"tarabish: cannot write {args.output} ({e.strerror or e})", file=sys.stderr)
-        return EXIT_FAILED
-    return EXIT_OK
+    source = "every saved game" if ids is None else f"game {ids[0]}"
+    # utf-8-sig: spreadsheet programs then read accented names correctly.
+    return write_file(args.output, text.encode("utf-8-sig"),
+                      f"{counted(rows, 'hand')} of {source}")

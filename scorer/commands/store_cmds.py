@@ -14,29 +14,29 @@ import json
 import sys
 import time
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from rules.errors import GameFileError
 from rules.game import MAX_TEAM_NAME_LENGTH
 from rules.game_file import parse_game
-from rules.plain_text import shown
 from scorer.commands.common import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
     EXIT_NOT_SAVED,
     EXIT_OK,
     NoStore,
+    counted,
     data_dir_option,
+    find_game,
     open_store,
     reports_no_store,
+    write_file,
 )
 from scorer.commands.game_input import load_game_doc
 from scorer.commands.stats_cmds import run_export_csv
 from scorer.local_import import HandOffFailed, hand_to_server
 from scorer.paths import resolve_data_dir
 from scorer.store import GameNotFound, GameStore, GameSummary, InvalidGame, folder_lock
-from scorer.store.atomic_storage import atomic_write_bytes
 from scorer.store.errors import NotSaved
 from scorer.store.folder_lock import FolderBusy
 from scorer.store.validation import validate_doc
@@ -166,15 +166,11 @@ def run_export(args: argparse.Namespace) -> int:
               "of every game.", file=sys.stderr)
         return EXIT_BAD_INPUT
     with open_store(args) as store:
-        matches = store.find_games(args.game)
-        if args.game in matches:
-            matches = [args.game]
-        if len(matches) != 1:
-            what = "no saved game" if not matches else f"{len(matches)} games"
-            print(f"tarabish: {what} with an id starting {shown(args.game)}.", file=sys.stderr)
+        game_id = find_game(store, args.game)
+        if game_id is None:
             return EXIT_FAILED
         try:
-            game = store.get_game(matches[0])
+            game = store.get_game(game_id)
         except GameNotFound as e:
             print(f"tarabish: {one_line(str(e))}", file=sys.stderr)
             return EXIT_FAILED
@@ -182,13 +178,9 @@ def run_export(args: argparse.Namespace) -> int:
     if args.output is None or args.output == "-":
         sys.stdout.write(json_for_terminal(text))
         return EXIT_OK
-    try:
-        atomic_write_bytes(Path(args.output), text.encode("utf-8"))
-    except OSError as e:
-        print(f"tarabish: cannot write {label(args.output)} ({e.strerror or e})",
-              file=sys.stderr)
-        return EXIT_FAILED
-    return EXIT_OK
+    hands = game.doc.get("hands")
+    count = counted(len(hands) if isinstance(hands, list) else 0, "hand")
+    return write_file(args.output, text.encode("utf-8"), f"game {game.id} ({count})")
 
 
 @reports_no_store

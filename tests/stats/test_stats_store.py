@@ -203,6 +203,9 @@ def test_export_csv_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
                  "--data-dir", str(tmp_path)]) == 0
     text = out.read_text(encoding="utf-8-sig")
     assert len(text.splitlines()) == 2 and "Dée" in text
+    assert capsys.readouterr().out == f"Wrote 1 hand of game {game.id} to {out}.\n"
+    assert main(["export", "--csv", "-o", str(out), "--data-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == f"Wrote 3 hands of every saved game to {out}.\n"
     assert main(["export", "--csv", "ffffffff", "--data-dir", str(tmp_path)]) == 1
     assert "no saved game" in capsys.readouterr().err
     assert main(["export", "--data-dir", str(tmp_path)]) == 2
