@@ -185,6 +185,9 @@ class Stats(BaseModel):
     players: tuple[PlayerStats, ...] = ()
     partnerships: tuple[PartnershipStats, ...] = ()
     matchups: tuple[Matchup, ...] = ()
+    player: str | None = None
+    """The filter's player as shown: typed as in their latest game (as given,
+    trimmed, if they sat in none)."""
 
     def contract(self) -> dict[str, Any]:
         """`{"games": G, "players": [...], "partnerships": [...]}`, the public JSON."""
@@ -240,7 +243,8 @@ def compute_stats(games: Sequence[PlayedGame], wanted: StatsFilter | None = None
 
     With a player filter, the games are those the player sat in, and the rows
     are that player with their partner (PARTNERS) or with their opponents
-    (OPPONENTS), counting only those games. Rows are in name order.
+    (OPPONENTS), counting only those games; the partnerships are the player's
+    own, and with OPPONENTS the ones they played against too. Rows are in name order.
     """
     wanted = wanted or StatsFilter()
     names = display_names(games)
@@ -280,8 +284,11 @@ def compute_stats(games: Sequence[PlayedGame], wanted: StatsFilter | None = None
         match[0] += 1
         if finished:
             match[1 + (0 if facts.winner == order else 1)] += 1
+    chosen = None if wanted.player is None else names.get(player_key(wanted.player),
+                                                          wanted.player.strip())
     return Stats(
         games=counted,
+        player=chosen,
         players=tuple(
             PlayerStats(name=names[key], **row)
             for key, row in sorted(players.items(), key=lambda item: _sort_key(names[item[0]]))
@@ -307,11 +314,10 @@ _SUMMED = ("games", "wins", *_SEAT_FIELDS)
 def _pair_counts(
     pair: tuple[str, str], keys: Sequence[str], seats: Sequence[int], wanted: StatsFilter
 ) -> bool:
-    """With a player filter: their own partnership (PARTNERS) or the other one (OPPONENTS)."""
-    if wanted.player is None:
+    """With a player filter: their own partnership, and with OPPONENTS the other one too."""
+    if wanted.player is None or wanted.relation is Relation.OPPONENTS:
         return True
-    mine = keys[seats[0]] in pair
-    return mine if wanted.relation is Relation.PARTNERS else not mine
+    return keys[seats[0]] in pair
 
 
 def _named(pair: tuple[str, str], names: dict[str, str]) -> tuple[str, str]:

@@ -42,7 +42,7 @@ from scorer.store import folder_lock
 from scorer.store.folder_lock import FolderBusy, FolderLease
 from scorer.web.compression import CompressedCache, CompressionMiddleware
 from scorer.web.crash_notice import CrashNoticeMiddleware
-from scorer.web.sessions import LIMITS, SessionGuard
+from scorer.web.sessions import LIMITS, ServerSessions, SessionGuard
 
 logger = logging.getLogger(__name__)
 
@@ -98,6 +98,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
 
     import_views()  # screens are imported when first shown; a server has them ready
     CONFIG.data_dir = Path(data_dir).expanduser() if data_dir is not None else None
+    CONFIG.sessions = ServerSessions()  # pages count per connection address
     if not ASSETS_DIR.is_dir():
         logger.warning("assets folder not found: %s (suit symbols may not draw)", ASSETS_DIR)
 

@@ -48,8 +48,9 @@ def render_sheet(game: Game, result: GameReplay) -> str:
                  f"{result.totals[1]:>{widths[1]}}")
     names = game.names
     if result.winner is not None:
-        reason = result.winner_reason.text if result.winner_reason else ""
-        lines.append(f"Winner: {names.team(result.winner)}. {reason}".rstrip())
+        # The reason names the winners: "Ann & Cid win, 508 to 423 (target 500)".
+        reason = result.winner_reason
+        lines.append(f"{reason.text}." if reason else f"{names.team(result.winner)} win.")
     else:
         lines.append(
             f"Target {result.target}: {teams[0]} need {result.to_go(0)}, "

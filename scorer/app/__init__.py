@@ -9,6 +9,38 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
+
+
+class PageSessions(Protocol):
+    """What the edge serving the app keeps of each page's session. The table
+    server counts them per connection address (`scorer.web.sessions`); the app
+    only reports when a page starts, reconnects and closes."""
+
+    def opened(self, session: Any) -> str:
+        """A page started: the address of its connection, as the server's socket saw it."""
+        ...
+
+    def reconnected(self, session: Any) -> None:
+        """A reloaded page reattached `session` to a new connection."""
+        ...
+
+    def closed(self, session: Any) -> None:
+        """The page's session ended."""
+        ...
+
+
+class NoSessions:
+    """Served with no table server (one phone alone, plain tests): nothing to count."""
+
+    def opened(self, session: Any) -> str:
+        return "unknown"
+
+    def reconnected(self, session: Any) -> None:
+        pass
+
+    def closed(self, session: Any) -> None:
+        pass
 
 
 @dataclass
@@ -32,6 +64,9 @@ class AppConfig:
     """The app runs inside one phone's browser with no server (`tarabish
     build-web`, `scorer.browser`): the games live on this phone, which owns
     every one of them; there is no table code and nothing to share live."""
+
+    sessions: PageSessions = field(default_factory=NoSessions)
+    """Where page sessions are reported (`scorer.server` sets the table server's)."""
 
 
 CONFIG = AppConfig()

@@ -15,7 +15,8 @@ import contextlib
 import logging
 import re
 import secrets
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
 import flet as ft
@@ -25,10 +26,10 @@ from scorer.rights import NotAllowed, TableRights, get_rights
 from scorer.rights.owner import PHONE_DEVICE, OwnerRights
 from scorer.sharing import game_url, share_bases
 from scorer.store.errors import NotSaved, StoreError
+from scorer.store.game_store import GameStore
 from scorer.store.models import StoredGame
 
 if TYPE_CHECKING:
-    from scorer.app.context import AppContext
     from scorer.app.game_view_model import GameModel
 
 logger = logging.getLogger(__name__)
@@ -42,10 +43,35 @@ def game_topic(game_id: str) -> str:
     return f"game:{game_id}"
 
 
-class TableActions:
-    """Edit rights, saving hands and announcing changes for one session."""
+class TableSession(Protocol):
+    """What the actions use of a browser session (`AppContext` is one). Named here,
+    not imported, so that the session can hold its actions without a circle."""
 
-    def __init__(self, ctx: AppContext) -> None:
+    @property
+    def page(self) -> ft.Page: ...
+
+    @property
+    def store(self) -> GameStore: ...
+
+    @property
+    def address(self) -> str: ...
+
+    @property
+    def router_refresh(self) -> Callable[[], None]:
+        """Redraw the screen on show from the store."""
+        ...
+
+    @property
+    def game_changed(self) -> Callable[[str], None]:
+        """Redraw the screen if it shows this game's sheet."""
+        ...
+
+
+class TableActions:
+    """Edit rights, saving hands and announcing changes for one session: values
+    and errors only, never controls (the screens draw them)."""
+
+    def __init__(self, ctx: TableSession) -> None:
         self.ctx = ctx
         self.device: str | None = None
         """This browser's device token; None until read from SharedPreferences
@@ -144,12 +170,6 @@ class TableActions:
             return None
         return self.rights.code(game_id)
 
-    def locked_view(self, route: str, game_id: str) -> ft.View:
-        """A screen that needs edit rights, on a phone without them: the code entry."""
-        from scorer.app.views.table_code import locked_view
-
-        return locked_view(self.ctx, route, game_id)
-
     # -- starting and deleting games ---------------------------------------------------------
 
     def create_game(self, doc: dict[str, Any]) -> StoredGame:
@@ -206,22 +226,3 @@ class TableActions:
         return [game_url(base, game_id)
                 for base in share_bases(CONFIG.server_urls, self.ctx.page.url)]
 
-    # -- additions to the score sheet --------------------------------------------------------
-
-    def sheet_extras(self, model: GameModel) -> list[ft.Control]:
-        """Extra controls under the sheet: sharing."""
-        from scorer.app.views.share import share_button
-
-        return [share_button(self.ctx, model)]
-
-    def sheet_actions(self, model: GameModel) -> list[ft.Control]:
-        """Extra app-bar actions on the sheet."""
-        from scorer.app.views.share import share_icon
-
-        return [share_icon(self.ctx, model)]
-
-    def watcher_controls(self, model: GameModel) -> list[ft.Control]:
-        """Where Record hand would be, on a phone that only watches."""
-        from scorer.app.views.table_code import watcher_banner
-
-        return [watcher_banner(self.ctx, model)] if self.identified else []

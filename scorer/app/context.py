@@ -5,16 +5,12 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import flet as ft
 
+from scorer.app.actions import TableActions
 from scorer.draft import HandDraft
 from scorer.store.game_store import GameStore
-
-if TYPE_CHECKING:
-    from scorer.app.actions import TableActions
-    from scorer.app.views.kept import Kept
 
 
 @dataclass
@@ -24,9 +20,8 @@ class AppContext:
     page: ft.Page
     store: GameStore
     address: str = "unknown"
-    """The connection's address as the server's socket saw it
-    (`scorer.web.sessions.peer_address`), never `page.client_ip`, which the
-    client can change."""
+    """The connection's address as the server's socket saw it (`CONFIG.sessions`,
+    set by the table server), never `page.client_ip`, which the client can change."""
     drafts: dict[str, HandDraft] = field(default_factory=dict)
     """Hands being entered, by game id and hand index, so a detour to the run
     checker or the card counter does not lose the taps."""
@@ -35,8 +30,10 @@ class AppContext:
     on_show: str | None = None
     """The route of the screen on show (set by the router as it sends one): a View
     keeps the route it was made with while other screens are refilled into it."""
-    kept: Kept | None = None
-    """The parts of the last keyed screen drawn, for its next drawing to reuse."""
+    kept: object | None = None
+    """The parts of the last keyed screen drawn, for its next drawing to reuse
+    (a `views.kept.Kept`: only that class reads it, so the session need not
+    know the screens)."""
     actions: TableActions = field(init=False)
     _awake: bool = False
     router_refresh: Callable[[], None] = lambda: None
@@ -51,8 +48,6 @@ class AppContext:
     """The address of the screen on show (set by the router)."""
 
     def __post_init__(self) -> None:
-        from scorer.app.actions import TableActions
-
         self.actions = TableActions(self)
 
     def go(self, route: str) -> None:

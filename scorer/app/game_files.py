@@ -4,13 +4,16 @@ use; on one phone alone they are how a game moves to another phone."""
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 from typing import Any
 
 import flet as ft
 
 from scorer.app.context import AppContext
 from scorer.store.errors import InvalidGame, StoreError
+from scorer.store.models import GameSummary
 
 logger = logging.getLogger(__name__)
 
@@ -93,10 +96,27 @@ def import_button(ctx: AppContext) -> ft.Control:
                               primary=False, height=48)])
 
 
-def export_game(ctx: AppContext, game_id: str) -> None:
-    """Download the game as a tarabish-game/1 file (named as Past games names it)."""
-    from scorer.app.views.past_games import export
+def export_name(game: GameSummary) -> str:
+    """`tarabish-2026-11-21-ann-cid-vs-bob-dee.json`: sortable and readable."""
+    teams = "-vs-".join(game.teams)
+    slug = re.sub(r"[^a-z0-9]+", "-", teams.lower()).strip("-")[:60]
+    return f"tarabish-{game.created:%Y-%m-%d}-{slug or game.id}.json"
 
+
+def export(ctx: AppContext, game: GameSummary) -> None:
+    """Download the game as a tarabish-game/1 file."""
+    try:
+        doc = ctx.store.get_game(game.id).file_doc()
+    except StoreError as exc:
+        ctx.toast(str(exc), error=True)
+        return
+    data = json.dumps(doc, ensure_ascii=False, indent=2).encode("utf-8")
+    ctx.download(export_name(game), data)
+
+
+def export_game(ctx: AppContext, game_id: str) -> None:
+    """Download the game as a tarabish-game/1 file, found by its id (the sheet's
+    Share panel on one phone alone)."""
     summary = next((g for g in ctx.store.list_games() if g.id == game_id), None)
     if summary is None:
         ctx.toast("This game is no longer saved on this phone.", error=True)

@@ -6,13 +6,12 @@ import logging
 
 import flet as ft
 
-from scorer.app import FONTS
+from scorer.app import CONFIG, FONTS
 from scorer.app.context import AppContext
 from scorer.app.flet_tuning import forget_sent_changes, short_message_repr
 from scorer.app.router import Router
 from scorer.app.store_access import get_store
 from scorer.app.theme import apply_theme
-from scorer.web.sessions import REGISTRY, note_session, peer_address
 
 logger = logging.getLogger(__name__)
 short_message_repr()
@@ -24,9 +23,8 @@ def main(page: ft.Page) -> None:
     page.title = "Tarabish"
     page.fonts = FONTS
     apply_theme(page)
-    address = peer_address()
-    REGISTRY.add(page.session, address)  # may expire this address's abandoned pages
-    note_session(page.session)
+    sessions = CONFIG.sessions
+    address = sessions.opened(page.session)  # may expire this address's abandoned pages
     ctx = AppContext(page=page, store=get_store(), address=address)
     router = Router(ctx)
     ctx.router_refresh = router.show
@@ -40,12 +38,12 @@ def main(page: ft.Page) -> None:
             router.show(e.route)
 
     def closed(_e: object) -> None:
-        REGISTRY.remove(page.session)
+        sessions.closed(page.session)
         router.close()
 
     page.on_route_change = route_changed
     # A reload reattaches this session to a new connection: that one serves it now.
-    page.on_connect = lambda _e: note_session(page.session)
+    page.on_connect = lambda _e: sessions.reconnected(page.session)
     page.on_close = closed
     page.on_resize = lambda e: router.resized(e.width)
     page.on_platform_brightness_change = lambda _e: router.brightness_changed()

@@ -12,6 +12,7 @@ from rules.game_file import parse_game_and_trail
 from rules.hands import PassedHand
 from rules.replay import GameReplay, replay
 from scorer.commands.game_input import load_game_doc
+from scorer.reference.house import house_rules_line
 from scorer.sheet_text import render_sheet
 from scorer.terminal_text import for_terminal, json_for_terminal, label, one_line
 from scorer.trail_text import trail_lines, trail_rows
@@ -82,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
             out["history"] = trail_rows(trail, game)
         print(json_for_terminal(json.dumps(out, ensure_ascii=False, indent=2)))
     else:
+        print(for_terminal(house_rules_line(game.rules)))
         print(for_terminal(render_sheet(game, result)))
         if args.history:
             print(for_terminal("\n".join(["", *trail_lines(trail, game)])))

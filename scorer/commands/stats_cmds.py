@@ -7,34 +7,25 @@ import io
 import json
 import sys
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from rules.stats import Relation, StatsFilter
-from scorer.commands.store_cmds import (
+from scorer.commands.common import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
     EXIT_NOT_SAVED,
     EXIT_OK,
     NoStore,
+    counted,
+    data_dir_option,
+    find_game,
     open_store,
+    write_file,
 )
 from scorer.stats import RenameError, StatsService, rename_player, write_hands_csv
 from scorer.stats.text import format_stats
 from scorer.store import GameNotFound, StoreError
-from scorer.store.atomic_storage import atomic_write_bytes
 from scorer.store.folder_lock import FolderBusy
-
-
-def _common() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    # SUPPRESS: do not overwrite a --data-dir given before the command name.
-    common.add_argument(
-        "--data-dir", metavar="DIR", default=argparse.SUPPRESS,
-        help="folder holding the saved games (default: $TARABISH_DATA, "
-        "else the user data folder)",
-    )
-    return common
 
 
 def _day(text: str) -> date:
@@ -48,20 +39,20 @@ def _day(text: str) -> date:
 
 def register(sub: Any) -> None:
     """Add the `stats` and `rename-player` subcommands."""
-    p = sub.add_parser(
-        "stats", parents=[_common()], help="figures per player and partnership over saved games"
-    )
+    p = sub.add_parser("stats", parents=[data_dir_option()],
+                       help="figures per player and partnership over saved games")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--since", type=_day, metavar="DATE", help="only games started on or after")
     p.add_argument("--until", type=_day, metavar="DATE", help="only games started on or before")
     p.add_argument("--player", metavar="NAME",
                    help="only this player's games: them and their partners")
     p.add_argument("--opponents", action="store_true",
-                   help="with --player: them and their opponents instead")
+                   help="with --player: them and their opponents instead (partnerships: "
+                   "theirs and their opponents')")
     p.set_defaults(run=run_stats)
 
     p = sub.add_parser(
-        "rename-player", parents=[_common()],
+        "rename-player", parents=[data_dir_option()],
         help="rename a player in every saved game (a name already used merges the two)",
         description="Rename a player in every saved game; a name already in use merges the "
         "two players. Each game is changed as an ordinary, revisioned edit. Run it while no "
@@ -123,16 +114,11 @@ def run_export_csv(args: argparse.Namespace) -> int:
         with open_store(args) as store:
             ids: list[str] | None = None
             if args.game is not None:
-                matches = store.find_games(args.game)
-                if args.game in matches:
-                    matches = [args.game]
-                if len(matches) != 1:
-                    what = "no saved game" if not matches else f"{len(matches)} games"
-                    print(f"tarabish: {what} with an id starting {args.game!r}.",
-                          file=sys.stderr)
+                game_id = find_game(store, args.game)
+                if game_id is None:
                     return EXIT_FAILED
-                ids = matches
-            write_hands_csv(store, buffer, ids)
+                ids = [game_id]
+            rows = write_hands_csv(store, buffer, ids)
     except NoStore:
         return EXIT_FAILED
     except GameNotFound as e:
@@ -142,10 +128,7 @@ def run_export_csv(args: argparse.Namespace) -> int:
     if args.output is None or args.output == "-":
         sys.stdout.write(text)
         return EXIT_OK
-    try:
-        # utf-8-sig: spreadsheet programs then read accented names correctly.
-        atomic_write_bytes(Path(args.output), text.encode("utf-8-sig"))
-    except OSError as e:
-        print(f"tarabish: cannot write {args.output} ({e.strerror or e})", file=sys.stderr)
-        return EXIT_FAILED
-    return EXIT_OK
+    source = "every saved game" if ids is None else f"game {ids[0]}"
+    # utf-8-sig: spreadsheet programs then read accented names correctly.
+    return write_file(args.output, text.encode("utf-8-sig"),
+                      f"{counted(rows, 'hand')} of {source}")

@@ -10,48 +10,44 @@ which stores them itself, so one process alone writes the folder.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import sys
 import time
-from collections.abc import Callable
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from rules.errors import GameFileError
 from rules.game import MAX_TEAM_NAME_LENGTH
 from rules.game_file import parse_game
-from rules.plain_text import shown
+from scorer.commands.common import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_NOT_SAVED,
+    EXIT_OK,
+    NoStore,
+    counted,
+    data_dir_option,
+    find_game,
+    open_store,
+    reports_no_store,
+    write_file,
+)
 from scorer.commands.game_input import load_game_doc
+from scorer.commands.stats_cmds import run_export_csv
 from scorer.local_import import HandOffFailed, hand_to_server
 from scorer.paths import resolve_data_dir
 from scorer.store import GameNotFound, GameStore, GameSummary, InvalidGame, folder_lock
-from scorer.store.atomic_storage import atomic_write_bytes
 from scorer.store.errors import NotSaved
 from scorer.store.folder_lock import FolderBusy
 from scorer.store.validation import validate_doc
 from scorer.terminal_text import json_for_terminal, label, one_line
 
-EXIT_OK = 0
-EXIT_FAILED = 1  # nothing wrong with the input, but it could not be done
-EXIT_BAD_INPUT = 2  # a bad file or argument; nothing was changed
-EXIT_NOT_SAVED = 2  # the disk is full or read-only; nothing was changed
 BUSY_WAIT_S = 5.0  # how long an import waits for another import to finish
 
 
 def register(sub: Any) -> None:
     """Add the `import`, `export` and `games` subcommands."""
-    common = argparse.ArgumentParser(add_help=False)
-    # SUPPRESS: do not overwrite a --data-dir given before the command name.
-    common.add_argument(
-        "--data-dir",
-        metavar="DIR",
-        default=argparse.SUPPRESS,
-        help="folder holding the saved games (default: $TARABISH_DATA, "
-        "else the user data folder)",
-    )
-
+    common = data_dir_option()
     p = sub.add_parser(
         "import", parents=[common], help="store games from tarabish-game/1 files"
     )
@@ -76,39 +72,7 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run_games)
 
 
-class NoStore(Exception):
-    """The data folder cannot be used (permissions, not a folder...); already reported."""
-
-
-def open_store(args: argparse.Namespace, *, read_only: bool = True) -> GameStore:
-    """The store in the chosen data folder; start-up problems go to stderr.
-
-    For writing (`read_only=False`) it may raise FolderBusy.
-    """
-    where = resolve_data_dir(getattr(args, "data_dir", None))
-    try:
-        store = GameStore(where, read_only=read_only)
-    except OSError as e:
-        print(f"tarabish: cannot use the data folder {where} ({e.strerror or e})",
-              file=sys.stderr)
-        raise NoStore from e
-    for problem in store.problems:
-        print(f"tarabish: {one_line(problem)}", file=sys.stderr)
-    return store
-
-
-def _reports_no_store(run: Callable[[argparse.Namespace], int]) -> Callable[..., int]:
-    @functools.wraps(run)
-    def wrapped(args: argparse.Namespace) -> int:
-        try:
-            return run(args)
-        except NoStore:
-            return EXIT_FAILED
-
-    return wrapped
-
-
-@_reports_no_store
+@reports_no_store
 def run_import(args: argparse.Namespace) -> int:
     """Validate every file first; store them only if all are good."""
     docs: list[dict[str, Any]] = []
@@ -195,26 +159,20 @@ def _load_game_file(name: str) -> tuple[dict[str, Any] | None, str | None]:
     return doc, None
 
 
-@_reports_no_store
+@reports_no_store
 def run_export(args: argparse.Namespace) -> int:
     if getattr(args, "csv", False):
-        from scorer.commands.stats_cmds import run_export_csv
-
         return run_export_csv(args)
     if args.game is None:
         print("tarabish: say which game to export (its id), or use --csv for every hand "
               "of every game.", file=sys.stderr)
         return EXIT_BAD_INPUT
     with open_store(args) as store:
-        matches = store.find_games(args.game)
-        if args.game in matches:
-            matches = [args.game]
-        if len(matches) != 1:
-            what = "no saved game" if not matches else f"{len(matches)} games"
-            print(f"tarabish: {what} with an id starting {shown(args.game)}.", file=sys.stderr)
+        game_id = find_game(store, args.game)
+        if game_id is None:
             return EXIT_FAILED
         try:
-            game = store.get_game(matches[0])
+            game = store.get_game(game_id)
         except GameNotFound as e:
             print(f"tarabish: {one_line(str(e))}", file=sys.stderr)
             return EXIT_FAILED
@@ -223,16 +181,12 @@ def run_export(args: argparse.Namespace) -> int:
     if args.output is None or args.output == "-":
         sys.stdout.write(json_for_terminal(text))
         return EXIT_OK
-    try:
-        atomic_write_bytes(Path(args.output), text.encode("utf-8"))
-    except OSError as e:
-        print(f"tarabish: cannot write {label(args.output)} ({e.strerror or e})",
-              file=sys.stderr)
-        return EXIT_FAILED
-    return EXIT_OK
+    hands = game.doc.get("hands")
+    count = counted(len(hands) if isinstance(hands, list) else 0, "hand")
+    return write_file(args.output, text.encode("utf-8"), f"game {game.id} ({count})")
 
 
-@_reports_no_store
+@reports_no_store
 def run_games(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         games = store.list_games()

@@ -8,17 +8,19 @@ go back to, so the screens stay thin and this stays testable.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from rules.game import Game
 from rules.hands import TrumpCall
 from rules.house_rules import HouseRules
 from rules.names import TableNames
-from scorer.app.game_view_model import GameModel
+from rules.replay import GameReplay
 from scorer.draft import HandDraft, trump_options
 from scorer.store.errors import StoreError
 from scorer.store.game_store import GameStore
+from scorer.store.models import StoredGame
 
 STANDALONE_PLAYERS = ("Player 1", "Player 2", "Player 3", "Player 4")
 STANDALONE_TEAMS = ("Players 1 & 3", "Players 2 & 4")
@@ -28,11 +30,25 @@ _GAME_ID = re.compile(r"^[0-9a-f]{8}$")
 _HAND = re.compile(r"^(new|[1-9][0-9]{0,3})$")
 
 
+class LinkedGame(Protocol):
+    """A stored game replayed, as the app keeps one (its `GameModel`): the app
+    hands its own replay in, so the helpers share its cache of replays."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def replay(self) -> GameReplay: ...
+
+
 @dataclass(frozen=True)
 class HandLink:
     """The game (if any) and the hand being recorded (if any) behind a helper screen."""
 
-    model: GameModel | None = None
+    model: LinkedGame | None = None
     index: int | None = None
     """0-based hand being edited; None with `hand=new` (or without a hand)."""
     hand: str | None = None
@@ -128,16 +144,17 @@ def rules_route(section: str, link: HandLink, came_from: str) -> str:
         f"&from={came_from}")
 
 
-def link_from_query(store: GameStore, query: Mapping[str, str]) -> HandLink:
-    """Read `game` and `hand` from the address; a bad one falls back to standalone
-    with `problem` saying why."""
+def link_from_query(store: GameStore, query: Mapping[str, str],
+                    replayed: Callable[[StoredGame], LinkedGame]) -> HandLink:
+    """Read `game` and `hand` from the address, replaying the game with `replayed`;
+    a bad one falls back to standalone with `problem` saying why."""
     game_id = query.get("game")
     if not game_id:
         return HandLink()
     if not _GAME_ID.match(game_id):
         return HandLink(problem=f"'{game_id}' is not a game: checking without a game")
     try:
-        model = GameModel.load(store.get_game(game_id))
+        model = replayed(store.get_game(game_id))
     except (StoreError, ValueError) as exc:
         return HandLink(problem=f"Game {game_id} could not be opened ({exc}): "
                                 "checking without a game")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rules.house_rules import HouseRules
+from scorer.reference.sections import BY_ID, house_section_id
 
 _CHOICE_WORDS = {
     "long_runs": {"split": "split", "single": "one fifty"},
@@ -42,3 +43,24 @@ def setting(rules: HouseRules, key: str) -> Setting:
 def changed_keys(rules: HouseRules) -> tuple[str, ...]:
     """The house rules this game changes, in the model's order."""
     return tuple(key for key in HouseRules.model_fields if setting(rules, key).changed)
+
+
+def in_few_words(rules: HouseRules, key: str) -> str:
+    """One house rule as this game sets it: `target 1000`, `forced over 400`,
+    `no trump allowed`, `equal plain runs: first to speak`."""
+    if key in ("target", "forced_at"):
+        return value_words(rules, key)
+    title = BY_ID[house_section_id(key)].title
+    title = title[0].lower() + title[1:]
+    value = getattr(rules, key)
+    if isinstance(value, bool):
+        return title if value else f"{title}: off"
+    return f"{title}: {value_words(rules, key)}"
+
+
+def house_rules_line(rules: HouseRules) -> str:
+    """The house rules a game changes, in one line for a printed sheet."""
+    keys = changed_keys(rules)
+    if not keys:
+        return "House rules: none (the standard game)."
+    return "House rules: " + "; ".join(in_few_words(rules, key) for key in keys) + "."

@@ -26,12 +26,13 @@ def _percent(part: int, whole: int) -> str:
     return f"{round(100 * part / whole)}%" if whole else "-"
 
 
-def describe_filter(wanted: StatsFilter) -> str:
-    """The filter in words, e.g. "Ann and partners, from 2026-01-01"."""
+def describe_filter(wanted: StatsFilter, player: str | None = None) -> str:
+    """The filter in words, e.g. "Ann and partners, from 2026-01-01"; `player` is
+    the player's name as shown (`Stats.player`), else the name as given."""
     parts = []
     if wanted.player is not None:
         who = "partners" if wanted.relation is Relation.PARTNERS else "opponents"
-        parts.append(f"{wanted.player.strip()} and {who}")
+        parts.append(f"{player or wanted.player.strip()} and {who}")
     if wanted.since is not None:
         parts.append(f"from {wanted.since.isoformat()}")
     if wanted.until is not None:
@@ -41,7 +42,7 @@ def describe_filter(wanted: StatsFilter) -> str:
 
 def format_stats(stats: Stats, wanted: StatsFilter | None = None) -> str:
     """Players, partnerships and head to head, one table each."""
-    scope = describe_filter(wanted) if wanted is not None else ""
+    scope = describe_filter(wanted, stats.player) if wanted is not None else ""
     if not stats.games:
         return f"No games to count ({scope})." if scope else "No games to count."
     count = f"{stats.games} game{'s' if stats.games != 1 else ''}"

@@ -41,16 +41,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgpack
-
-try:
-    from starlette.websockets import WebSocketDisconnect
-    from uvicorn.protocols.utils import ClientDisconnected
-except ImportError:  # alone on a phone: no web server, so the guard never runs
-    class WebSocketDisconnect(Exception):  # type: ignore[no-redef]
-        """Stands in for starlette's (never raised without a server)."""
-
-    class ClientDisconnected(Exception):  # type: ignore[no-redef]
-        """Stands in for uvicorn's (never raised without a server)."""
+from starlette.websockets import WebSocketDisconnect
+from uvicorn.protocols.utils import ClientDisconnected
 
 logger = logging.getLogger(__name__)
 
@@ -370,3 +362,25 @@ def _oldest_abandoned(entries: list[_Entry], how_many: int) -> list[_Entry]:
 
 REGISTRY = SessionRegistry()
 """The server's sessions (one server per process)."""
+
+
+class ServerSessions:
+    """The table server's count of page sessions, as the app reports them
+    (`scorer.app.AppConfig.sessions`)."""
+
+    def __init__(self, registry: SessionRegistry = REGISTRY) -> None:
+        self.registry = registry
+
+    def opened(self, session: Any) -> str:
+        """Count a new page under its connection's address (which may expire that
+        address's abandoned pages); the address."""
+        address = peer_address()
+        self.registry.add(session, address)
+        note_session(session)
+        return address
+
+    def reconnected(self, session: Any) -> None:
+        note_session(session)  # the new connection serves it now
+
+    def closed(self, session: Any) -> None:
+        self.registry.remove(session)

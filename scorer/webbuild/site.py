@@ -80,10 +80,10 @@ LAZY = ("canvaskit/", "main.dart.", "assets/packages/media_kit/")
 the ones this browser loaded rather than every variant."""
 
 APP_SOURCES = ("rules", "scorer")
-APP_SKIPPED = ("scorer/server.py", "scorer/cli.py", "scorer/commands/",
-               "scorer/web/compression.py", "scorer/web/crash_notice.py", "scorer/webbuild/")
-"""Server and build code: never imported in the browser (`scorer/web/sessions.py` is:
-the page code notes its session there, which on one phone is a no-op)."""
+APP_SKIPPED = ("scorer/server.py", "scorer/cli.py", "scorer/commands/", "scorer/web/",
+               "scorer/webbuild/")
+"""Server and build code: never imported in the browser (the import contracts in
+pyproject.toml keep the app and `scorer.browser` from importing them)."""
 WHEEL_SKIPPED = ("flet/testing/", "flet/fastapi/", "flet/cli.py", "flet/pytest_plugin.py",
                  "pydantic/v1/")
 WHEEL_SKIPPED_SUFFIXES = (".pyi",)

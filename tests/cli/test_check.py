@@ -115,3 +115,22 @@ def test_readable_error_counts_hands_from_one(tmp_path: Path, capsys: pytest.Cap
     doc = dict(EXAMPLE, hands=[*EXAMPLE["hands"], {"passed": True}])
     assert main(["check", write(tmp_path, doc)]) == 2
     assert "hand 4:" in capsys.readouterr().err
+
+
+def test_readable_sheet_lists_the_house_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", write(tmp_path, EXAMPLE)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "House rules: forced over 400."
+    doc = dict(EXAMPLE, rules={"target": 1000, "no_trump": True, "run_ties": "turn_order"})
+    assert main(["check", write(tmp_path, doc)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "House rules: target 1000; equal plain runs: first to speak; no trump allowed.")
+    assert main(["check", write(tmp_path, dict(EXAMPLE, rules={}))]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "House rules: none (the standard game)."
+
+
+def test_readable_sheet_names_the_winner_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = dict(EXAMPLE, hands=[*EXAMPLE["hands"], {"caller": 1, "trump": "D", "thrown_by": 0}])
+    assert main(["check", write(tmp_path, doc)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == "Bob & Dee win, 526 to 162 (target 500)."
+    assert out.count("Bob & Dee win") == 1 and "Winner" not in out

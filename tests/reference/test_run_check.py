@@ -8,6 +8,7 @@ from rules.cards import Card, Suit, parse_card
 from rules.house_rules import HouseRules
 from rules.names import TableNames
 from scorer.app.context import AppContext
+from scorer.app.game_view_model import GameModel
 from scorer.draft import HandDraft
 from scorer.reference.hand_link import HandLink, link_from_query, rules_route
 from scorer.reference.run_check import bella_line, check_table, headline
@@ -87,12 +88,12 @@ def seeded(tmp_path: Path) -> tuple[GameStore, str]:
 def test_links_to_a_game_and_hand(tmp_path: Path) -> None:
     store, gid = seeded(tmp_path)
     try:
-        new = link_from_query(store, {"game": gid, "hand": "new"})
+        new = link_from_query(store, {"game": gid, "hand": "new"}, GameModel.load)
         assert new.linked and new.index is None and new.dealer == 0  # Ann deals hand 2
         assert new.draft_key == f"{gid}/new" and new.back_route == f"/game/{gid}/hand"
         assert new.draft({}) == HandDraft()
         assert new.rules.run_ties == "turn_order"
-        first = link_from_query(store, {"game": gid, "hand": "1"})
+        first = link_from_query(store, {"game": gid, "hand": "1"}, GameModel.load)
         # The same keys the record-hand screen keeps its drafts under.
         assert new.draft_key == AppContext.draft_key(gid, None)
         assert first.draft_key == AppContext.draft_key(gid, 0)
@@ -100,14 +101,14 @@ def test_links_to_a_game_and_hand(tmp_path: Path) -> None:
         draft = first.draft({})
         assert draft is not None and draft.run_cards == frozenset(
             (1, parse_card(c)) for c in ("6S", "7S", "8S"))
-        sheet = link_from_query(store, {"game": gid})
+        sheet = link_from_query(store, {"game": gid}, GameModel.load)
         assert not sheet.linked and sheet.back_route == f"/game/{gid}"
         assert rules_route("runs", first, "check") == (
             f"/rules?section=runs&game={gid}&hand=1&from=check")
-        assert link_from_query(store, {"game": gid, "hand": "7"}).problem == (
+        assert link_from_query(store, {"game": gid, "hand": "7"}, GameModel.load).problem == (
             "This game has no hand 7")
-        assert link_from_query(store, {"game": "zzz"}).standalone
-        missing = link_from_query(store, {"game": "0123abcd"})
+        assert link_from_query(store, {"game": "zzz"}, GameModel.load).standalone
+        missing = link_from_query(store, {"game": "0123abcd"}, GameModel.load)
         assert missing.standalone and missing.problem
     finally:
         store.close()

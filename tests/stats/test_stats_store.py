@@ -203,6 +203,9 @@ def test_export_csv_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
                  "--data-dir", str(tmp_path)]) == 0
     text = out.read_text(encoding="utf-8-sig")
     assert len(text.splitlines()) == 2 and "Dée" in text
+    assert capsys.readouterr().out == f"Wrote 1 hand of game {game.id} to {out}.\n"
+    assert main(["export", "--csv", "-o", str(out), "--data-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == f"Wrote 3 hands of every saved game to {out}.\n"
     assert main(["export", "--csv", "ffffffff", "--data-dir", str(tmp_path)]) == 1
     assert "no saved game" in capsys.readouterr().err
     assert main(["export", "--data-dir", str(tmp_path)]) == 2
@@ -243,7 +246,7 @@ def test_stats_filters_on_the_command_line(
     assert main(["stats", "--player", " bob", "--opponents", "--since", day,
                  "--data-dir", str(tmp_path)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == f"1 game: bob and opponents, from {day}"
+    assert lines[0] == f"1 game: Bob and opponents, from {day}"  # as typed in the game
     assert [line.split()[0] for line in lines[4:7]] == ["Ann", "Bob", "Cid"]
     assert main(["stats", "--until", "2000-01-01", "--data-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out.strip() == "No games to count (to 2000-01-01)."
@@ -265,3 +268,23 @@ def test_rename_changes_only_the_games_the_asker_may_change(tmp_path: Path) -> N
     assert result.skipped == [(theirs.id, NOT_YOURS)]
     assert store.get_game(theirs.id).doc["players"][0] == "Ann"
     assert store.get_game(theirs.id).revision == theirs.revision
+
+
+def test_a_player_and_opponents_shows_their_name_as_typed_and_both_partnerships(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = GameStore(tmp_path)
+    store.create_game(doc(["angus", "Bob", "Cid", "Dee"], [MADE_1]))
+    store.create_game(doc(["Angus ", "Bob", "Cid", "Dee"], [MADE_0]))  # the latest spelling
+    store.close()
+    assert main(["stats", "--player", "ANGUS", "--opponents", "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "2 games: Angus and opponents"
+    partners = out[out.index("Partnerships"):out.index("Head to head")]
+    assert "Angus & Cid" in partners and "Bob & Dee" in partners
+    assert main(["stats", "--json", "--player", "angus", "--opponents",
+                 "--data-dir", str(tmp_path)]) == 0
+    pairs = [q["players"] for q in json.loads(capsys.readouterr().out)["partnerships"]]
+    assert pairs == [["Angus", "Cid"], ["Bob", "Dee"]]
+    assert main(["stats", "--player", "nobody", "--data-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.strip() == "No games to count (nobody and partners)."

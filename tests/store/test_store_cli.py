@@ -34,6 +34,8 @@ def test_import_export_round_trip(
     out = tmp_path / "out.json"
     assert main(["export", ids[0][:6], "-o", str(out), "--data-dir", str(data)]) == 0
     assert json.loads(out.read_text(encoding="utf-8")) == docs[0]
+    # the only sign that it worked: what was written, and where
+    assert capsys.readouterr().out == f"Wrote game {ids[0]} (2 hands) to {out}.\n"
     # and back in again
     assert main(["import", str(out), "--data-dir", str(data)]) == 0
     assert len(GameStore(data).list_games()) == 3

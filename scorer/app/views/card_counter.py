@@ -11,6 +11,7 @@ from rules.cards import LAST_TRICK_BONUS, NATURAL_ORDER, Card, Suit
 from rules.counting import CARDS_PER_TRICK, TrickCount, count_tricks
 from rules.hands import NO_TRUMP, TrumpCall
 from scorer.app.context import AppContext
+from scorer.app.game_view_model import GameModel
 from scorer.app.theme import RADIUS, suit_color
 from scorer.app.views.run_checker import Chip, TrumpRow, helper_view
 from scorer.app.widgets import (
@@ -204,6 +205,6 @@ class CardCounter:
 
 
 def card_counter_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
-    link = link_from_query(ctx.store, query)
+    link = link_from_query(ctx.store, query, GameModel.load)
     return helper_view(ctx, link, CardCounter(ctx, link), path="/count", title="Card counter",
                        section="counting", section_title="counting")

@@ -28,7 +28,7 @@ class Kept:
         self._dark = ctx.dark  # colours are chosen when drawn
         self._parts: dict[str, tuple[object, object]] = {}
         self._controls: list[ft.BaseControl] | None = None
-        last = ctx.kept
+        last = _last(ctx)
         self._old = last._parts if last is not None and Kept.on_show(ctx, route) else {}
         ctx.kept = None  # set again by `done`
 
@@ -36,7 +36,7 @@ class Kept:
     def on_show(ctx: AppContext, route: str) -> bool:
         """Whether the last drawing is the screen on show for `route` (drawn for the
         same brightness): only then are its parts reused."""
-        last = ctx.kept
+        last = _last(ctx)
         # Reuse only into the very drawing on show: its list of controls is the one
         # the last drawing made (a refill moves that list into the View on show).
         return (last is not None and last._dark == ctx.dark
@@ -56,3 +56,8 @@ class Kept:
         self._controls, self._old = view.controls, {}
         self._ctx.kept = self
         return view
+
+
+def _last(ctx: AppContext) -> Kept | None:
+    """The parts of the last keyed screen drawn in this session, if any."""
+    return ctx.kept if isinstance(ctx.kept, Kept) else None

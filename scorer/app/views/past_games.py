@@ -5,13 +5,12 @@ with thousands of games never sends them all to every phone."""
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 import flet as ft
 
 from scorer.app.context import AppContext
+from scorer.app.game_files import export, import_button
 from scorer.app.theme import RADIUS
 from scorer.app.views.common import app_bar, screen
 from scorer.app.widgets import big_button
@@ -54,24 +53,6 @@ def _confirm_delete(ctx: AppContext, game: GameSummary) -> None:
         actions=[ft.TextButton("Keep it", on_click=lambda _e: ctx.page.pop_dialog()),
                  ft.FilledButton("Delete", on_click=delete)],
     ))
-
-
-def export_name(game: GameSummary) -> str:
-    """`tarabish-2026-11-21-ann-cid-vs-bob-dee.json`: sortable and readable."""
-    teams = "-vs-".join(game.teams)
-    slug = re.sub(r"[^a-z0-9]+", "-", teams.lower()).strip("-")[:60]
-    return f"tarabish-{game.created:%Y-%m-%d}-{slug or game.id}.json"
-
-
-def export(ctx: AppContext, game: GameSummary) -> None:
-    """Download the game as a tarabish-game/1 file."""
-    try:
-        doc = ctx.store.get_game(game.id).file_doc()
-    except StoreError as exc:
-        ctx.toast(str(exc), error=True)
-        return
-    data = json.dumps(doc, ensure_ascii=False, indent=2).encode("utf-8")
-    ctx.download(export_name(game), data)
 
 
 def _card_button(word: str, icon: ft.IconData, game: GameSummary, on_click: Any) -> ft.Control:
@@ -134,8 +115,6 @@ def past_games_view(ctx: AppContext, page_text: str | None = None) -> ft.View:
             turn.append(big_button("Older games", lambda _e: ctx.go(f"/games?page={number + 1}"),
                                    primary=False))
         body.append(ft.Row(turn, spacing=8))
-    from scorer.app.game_files import import_button
-
     body.append(import_button(ctx))
     route = "/games" if number == 1 else f"/games?page={number}"
     return screen(route, app_bar(ctx, "Past games", back_to="/"), body)

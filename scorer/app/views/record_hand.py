@@ -16,6 +16,7 @@ from scorer.app.theme import BAIT, MADE, RADIUS
 from scorer.app.views.common import app_bar, message_view, screen
 from scorer.app.views.kept import Kept
 from scorer.app.views.sheet import sheet_layer, sheet_view
+from scorer.app.views.table_code import locked_view
 from scorer.app.widgets import (
     END_SEAT_WIDTH,
     SECTION_SPACING,
@@ -555,7 +556,7 @@ def record_hand_view(ctx: AppContext, game_id: str, number: int | None = None) -
     except (StoreError, ValueError) as exc:
         return message_view(ctx, route, "Game not found", str(exc))
     if not ctx.actions.can_edit(game_id):
-        return ctx.actions.locked_view(route, game_id)
+        return locked_view(ctx, route, game_id)
     index = None if number is None else number - 1
     if index is not None and not 0 <= index < len(model.game.hands):
         return message_view(ctx, route, "No such hand",

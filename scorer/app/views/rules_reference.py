@@ -12,6 +12,7 @@ import flet as ft
 
 from rules.cards import Rank
 from scorer.app.context import AppContext
+from scorer.app.game_view_model import GameModel
 from scorer.app.theme import RADIUS
 from scorer.app.views.common import app_bar, screen
 from scorer.app.widgets import notice
@@ -286,7 +287,7 @@ def rules_back(link: HandLink, came_from: str | None) -> str:
 
 
 def rules_reference_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
-    link = link_from_query(ctx.store, query)
+    link = link_from_query(ctx.store, query, GameModel.load)
     reference = RulesReference(ctx, link, query.get("section"))
     reference.render(update=False)
     body: list[ft.Control] = [ft.Row([reference.search_box])]

@@ -12,6 +12,7 @@ import flet as ft
 from rules.cards import NATURAL_ORDER, Card, Suit
 from rules.hands import NO_TRUMP, TrumpCall
 from scorer.app.context import AppContext
+from scorer.app.game_view_model import GameModel
 from scorer.app.theme import BAIT, MADE, RADIUS, SMALL_TAP, suit_color
 from scorer.app.views.common import app_bar, screen
 from scorer.app.widgets import (
@@ -382,6 +383,6 @@ def helper_view(
 
 
 def run_checker_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
-    link = link_from_query(ctx.store, query)
+    link = link_from_query(ctx.store, query, GameModel.load)
     return helper_view(ctx, link, RunChecker(ctx, link), path="/check", title="Run checker",
                        section="runs", section_title="runs")

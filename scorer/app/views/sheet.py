@@ -14,7 +14,9 @@ from scorer.app.theme import BAIT, RADIUS
 from scorer.app.views.common import app_bar, keyed, message_view, screen
 from scorer.app.views.kept import Kept
 from scorer.app.views.race_chart import race_panel
+from scorer.app.views.share import share_button, share_icon
 from scorer.app.views.summary_card import summary_card
+from scorer.app.views.table_code import watcher_banner
 from scorer.app.widgets import big_button, notice
 from scorer.store.errors import StoreError
 
@@ -227,7 +229,7 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
                             size=15, color=ft.Colors.ON_SURFACE_VARIANT))
     # Sharing and the watcher's banner need only the game's id; Undo reads the
     # revision it was drawn for, so it is drawn again after every change.
-    body.extend(kept.part("extras", game_id, lambda: ctx.actions.sheet_extras(model)))
+    body.append(kept.part("extras", game_id, lambda: share_button(ctx, model)))
 
     buttons: list[ft.Control] = []
     if replay.winner is not None:
@@ -237,9 +239,8 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
         buttons.append(kept.part("record", route, lambda: ft.Row([big_button(
             "Record hand", lambda _e: ctx.go(f"{route}/hand"), icon=ft.Icons.EDIT_NOTE,
             height=64)])))
-    else:
-        buttons.extend(kept.part("watching", (game_id, ctx.actions.identified),
-                                 lambda: ctx.actions.watcher_controls(model)))
+    elif ctx.actions.identified:  # a phone not yet identified may turn out to hold the code
+        buttons.append(kept.part("watching", game_id, lambda: watcher_banner(ctx, model)))
     if editable and replay.hands:
         body.append(kept.part("undo", model.stored.revision, lambda: ft.Row([big_button(
             "Undo last hand", lambda _e: confirm_undo(ctx, model), icon=ft.Icons.UNDO,
@@ -248,7 +249,7 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
     bar = kept.part("bar", game_id, lambda: app_bar(ctx, "Score sheet", back_to="/", actions=[
         ft.IconButton(ft.Icons.MENU_BOOK, tooltip="Rules",
                       on_click=lambda _e: ctx.go(f"/rules?game={game_id}")),
-        *ctx.actions.sheet_actions(model),
+        share_icon(ctx, model),
     ]))
     bottom = ft.Column(buttons) if buttons else None
     return kept.done(layered(keyed(screen(route, bar, body, bottom=bottom)), over, kept))
