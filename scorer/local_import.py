@@ -51,8 +51,10 @@ class HandOffFailed(Exception):
 
 # -- the command's side ------------------------------------------------------------------------
 
-def hand_to_server(busy: FolderBusy, docs: list[dict[str, Any]]) -> list[str]:
-    """Give `docs` to the server named in `busy`; returns the new ids (raises HandOffFailed)."""
+def hand_to_server(busy: FolderBusy,
+                   docs: list[dict[str, Any]]) -> tuple[list[str], dict[str, str]]:
+    """Give `docs` to the server named in `busy`; returns the new ids and their table
+    codes (raises HandOffFailed)."""
     holder = busy.holder
     if holder is None or holder.key is None or holder.address is None:
         raise HandOffFailed(f"{busy} Nothing was imported: try again once it has finished.")
@@ -77,7 +79,10 @@ def hand_to_server(busy: FolderBusy, docs: list[dict[str, Any]]) -> list[str]:
     ids = answer.get("ids") if isinstance(answer, dict) else None
     if not (isinstance(ids, list) and all(isinstance(i, str) and _ID_RE.match(i) for i in ids)):
         raise HandOffFailed(f"{busy} It gave an answer this version does not understand.")
-    return ids
+    codes = answer.get("codes")
+    if not isinstance(codes, dict):
+        codes = {}
+    return ids, {str(k): str(v) for k, v in codes.items() if k in ids}
 
 
 def _error_text(e: urllib.error.HTTPError) -> str:
@@ -91,8 +96,11 @@ def _error_text(e: urllib.error.HTTPError) -> str:
 # -- the server's side -------------------------------------------------------------------------
 
 async def handle_import(request: Request, key: str | None,
-                        get_store: Callable[[], GameStore]) -> JSONResponse:
-    """POST IMPORT_PATH: {"games": [tarabish-game/1, ...]} -> {"ids": [...]}."""
+                        get_store: Callable[[], GameStore],
+                        give_codes: Callable[[list[str]], dict[str, str]]) -> JSONResponse:
+    """POST IMPORT_PATH: {"games": [tarabish-game/1, ...]} -> {"ids": [...], "codes": {...}}.
+
+    Every game stored gets its table code (`give_codes`), which no phone holds yet."""
     given = request.headers.get(KEY_HEADER, "")
     if key is None or not hmac.compare_digest(given.encode("utf-8"), key.encode("utf-8")):
         return _error(403, "Not allowed.")
@@ -118,7 +126,12 @@ async def handle_import(request: Request, key: str | None,
         return _error(400, f"{e} Nothing was imported.")
     from starlette.responses import JSONResponse
 
-    return JSONResponse({"ids": [game.id for game in made]})
+    ids = [game.id for game in made]
+    try:
+        codes = await asyncio.to_thread(give_codes, ids)
+    except NotSaved:  # the games are in; their codes come at the server's next start
+        codes = {}
+    return JSONResponse({"ids": ids, "codes": codes})
 
 
 def _error(status: int, message: str) -> JSONResponse:

@@ -38,7 +38,10 @@ from fastapi import FastAPI, Request, Response
 from scorer.app import CONFIG, FONTS
 from scorer.local_import import IMPORT_PATH, handle_import
 from scorer.paths import resolve_data_dir
+from scorer.rights import get_rights
+from scorer.rights.service import HOST_CODE_DIGITS
 from scorer.store import folder_lock
+from scorer.store.errors import StoreError
 from scorer.store.folder_lock import FolderBusy, FolderLease
 from scorer.web.compression import CompressedCache, CompressionMiddleware
 from scorer.web.crash_notice import CrashNoticeMiddleware
@@ -130,7 +133,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
         # key from the lock file; see scorer.local_import).
         from scorer.app.store_access import get_store
 
-        return await handle_import(request, CONFIG.import_key, get_store)
+        return await handle_import(request, CONFIG.import_key, get_store, codes_for)
 
     icon_font = ASSETS_DIR / "fonts" / ICON_FONT_SUBSET
     if icon_font.is_file():
@@ -165,6 +168,15 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
 
 
 API_PAGES = frozenset({"/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"})
+
+
+def codes_for(game_ids: list[str]) -> dict[str, str]:
+    """Table codes for games that came without one (an import): no phone holds them
+    until their code is entered; the host can show it."""
+    assert CONFIG.data_dir is not None
+    rights = get_rights(CONFIG.data_dir)
+    rights.give_codes(game_ids)
+    return {game_id: code for game_id in game_ids if (code := rights.code(game_id))}
 
 
 #: One compressed-bytes cache per process (build_app may be called again in tests).
@@ -286,6 +298,25 @@ def print_qr(urls: list[str]) -> None:
         print("  (this console cannot draw the QR code)", flush=True)
 
 
+def print_host_code(folder: Path, game_ids: list[str]) -> None:
+    """Give a code to every game that has none, and print this run's host code: the
+    person at the laptop is the host (a phone that enters it holds every game)."""
+    rights = get_rights(folder)
+    try:
+        given = rights.give_codes(game_ids)
+    except StoreError as exc:  # a full or read-only folder: the games can still be read
+        print(f"  The table codes could not be saved: {exc}", flush=True)
+        given = []
+    code = rights.new_host_code()
+    half = HOST_CODE_DIGITS // 2
+    print(f"Host code: {code[:half]} {code[half:]}  (enter it on your own phone, under "
+          "Past games > Host: it opens every game; keep it to yourself)", flush=True)
+    if given:
+        print(f"  {len(given)} game{'s' if len(given) > 1 else ''} had no table code and "
+              f"{'have' if len(given) > 1 else 'has'} one now: the host's phone shows it "
+              "under Share.", flush=True)
+
+
 def _bind(host: str, port: int) -> socket.socket:
     """Bind the listening socket ourselves: a clear error if the port is taken,
     and the real port number when `port` is 0."""
@@ -400,6 +431,7 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool)
     print(f"Games are stored in {lease.folder}", flush=True)
     for problem in store.problems:
         print(f"  {problem}", flush=True)
+    print_host_code(lease.folder, [game.id for game in store.list_games()])
     if not lease.locked:
         print("  This folder cannot be written: games can be read, not saved.", flush=True)
     print("Press Ctrl-C to stop.", flush=True)

@@ -39,6 +39,10 @@ DEVICE_KEY = "tarabish.device"
 _TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
 
 
+RIGHTS_SCREENS = ("/host", "/games")
+"""Screens besides a game's that show what this phone may do (drawn again once it is known)."""
+
+
 def game_topic(game_id: str) -> str:
     return f"game:{game_id}"
 
@@ -103,7 +107,8 @@ class TableActions:
             logger.warning("could not keep a device token; rights last this session only",
                            exc_info=True)
             self._device()
-        if urlsplit(self.ctx.page.route or "/").path.startswith("/game/"):
+        path = urlsplit(self.ctx.page.route or "/").path
+        if path.startswith("/game/") or path in RIGHTS_SCREENS:
             self.ctx.router_refresh()
 
     def _device(self) -> str:
@@ -125,27 +130,24 @@ class TableActions:
     # -- edit rights -------------------------------------------------------------------------
 
     def can_edit(self, game_id: str) -> bool:
-        """Whether this phone may record, edit or undo hands of the game.
-
-        A game nobody holds yet (saved before table codes existed, imported, or
-        its codes file lost) is open: the first phone to change it takes it.
-        """
-        if self.device is None:
-            return False
-        rights = self.rights
-        return rights.may_edit(game_id, self.device) or rights.unclaimed(game_id)
+        """Whether this phone may record, edit or undo hands of the game: it started
+        the game, entered its table code, or is the host. No game is open to the first
+        comer (an imported one is held by nobody until its code is entered)."""
+        return self.device is not None and self.rights.may_edit(game_id, self.device)
 
     def require_edit(self, game_id: str) -> None:
-        """Refuse (NotAllowed) unless this phone holds the game's table code; a
-        game nobody holds becomes this phone's."""
-        rights = self.rights
-        device = self._device()
-        if rights.may_edit(game_id, device):
-            return
-        if rights.unclaimed(game_id):
-            rights.claim(game_id, device)  # NotAllowed if another phone was quicker
-            return
-        raise NotAllowed()
+        """Refuse (NotAllowed) unless this phone may change the game (`can_edit`)."""
+        if not self.rights.may_edit(game_id, self._device()):
+            raise NotAllowed()
+
+    @property
+    def is_host(self) -> bool:
+        """This phone entered the server's host code: it holds every game."""
+        return self.device is not None and self.rights.is_host(self.device)
+
+    def enter_host_code(self, code: str) -> None:
+        """Make this phone the host for a right code; raises WrongCode / TooManyTries."""
+        self.rights.enter_host_code(self._device(), self.ctx.address, code)
 
     def game_created(self, game_id: str) -> str:
         """The phone that started a game holds it: give the game its table code.

@@ -73,6 +73,7 @@ ROUTES: list[tuple[str, Builder]] = [
     (r"/new", lambda ctx, _p, q: _view("new_game", "new_game_view")(ctx, q.get("again"))),
     (r"/games", lambda ctx, _p, q: _view("past_games", "past_games_view")(ctx, q.get("page"))),
     (r"/stats", lambda ctx, _p, _q: _view("statistics", "statistics_view")(ctx)),
+    (r"/host", lambda ctx, _p, _q: _view("table_code", "host_view")(ctx)),
     (rf"/game/{GAME}", lambda ctx, p, _q: _view("sheet", "sheet_view")(ctx, p["gid"])),
     (rf"/game/{GAME}/hand",
      lambda ctx, p, _q: _view("record_hand", "record_hand_view")(ctx, p["gid"])),

@@ -14,6 +14,7 @@ import json
 import sys
 import time
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from rules.errors import GameFileError
@@ -36,6 +37,7 @@ from scorer.commands.game_input import load_game_doc
 from scorer.commands.stats_cmds import run_export_csv
 from scorer.local_import import HandOffFailed, hand_to_server
 from scorer.paths import resolve_data_dir
+from scorer.rights.codes import TableCodes
 from scorer.store import GameNotFound, GameStore, GameSummary, InvalidGame, folder_lock
 from scorer.store.errors import NotSaved
 from scorer.store.folder_lock import FolderBusy
@@ -91,16 +93,48 @@ def run_import(args: argparse.Namespace) -> int:
         return _hand_off(busy, docs)
     with store:
         try:
-            ids = [game.id for game in store.create_games(docs)]
+            made = store.create_games(docs)
         except NotSaved as e:
             print(f"tarabish: {e}", file=sys.stderr)
             return EXIT_NOT_SAVED
         except InvalidGame as e:  # checked above; only a changed rules engine gets here
             print(f"tarabish: {e} Nothing was imported.", file=sys.stderr)
             return EXIT_BAD_INPUT
+        ids = [game.id for game in made]
+        try:
+            codes = _give_codes(store.data_dir, ids)
+        except NotSaved as e:  # the games are in: their codes come at the server's start
+            print(f"tarabish: {e}", file=sys.stderr)
+            codes = {}
+    _print_imported(ids, codes, {game.id: game.doc for game in made})
+    return EXIT_OK
+
+
+def _give_codes(data_dir: Path, ids: list[str]) -> dict[str, str]:
+    """Every imported game gets its table code; no phone holds it until it is entered."""
+    codes = TableCodes(data_dir)
+    codes.give_codes(ids)
+    return {game_id: code for game_id in ids if (code := codes.code(game_id))}
+
+
+def _print_imported(ids: list[str], codes: dict[str, str],
+                    docs: dict[str, dict[str, Any]] | None = None) -> None:
+    """The new ids on stdout, one a line (for scripts); each game's table code beside a
+    player's words on stderr (for the person at the terminal)."""
     for game_id in ids:
         print(game_id)
-    return EXIT_OK
+    for n, game_id in enumerate(ids):
+        doc = (docs or {}).get(game_id)
+        who = f" ({one_line(_teams_line(doc), 70)})" if doc else ""
+        code = codes.get(game_id)
+        said = (f"table code {code}" if code else
+                "no table code yet: it gets one when the table server starts")
+        print(f"Game {n + 1} of {len(ids)}, {game_id}{who}: {said}", file=sys.stderr)
+
+
+def _teams_line(doc: dict[str, Any]) -> str:
+    p = doc.get("players", ["?"] * 4)
+    return f"{p[0]} & {p[2]} v {p[1]} & {p[3]}"
 
 
 def _open_for_writing(args: argparse.Namespace) -> GameStore:
@@ -131,12 +165,11 @@ def _open_for_writing(args: argparse.Namespace) -> GameStore:
 def _hand_off(busy: FolderBusy, docs: list[dict[str, Any]]) -> int:
     """Give the games to the server holding the folder; it stores them."""
     try:
-        ids = hand_to_server(busy, docs)
+        ids, codes = hand_to_server(busy, docs)
     except HandOffFailed as e:
         print(f"tarabish: {e}", file=sys.stderr)
         return e.exit_code
-    for game_id in ids:
-        print(game_id)
+    _print_imported(ids, codes, dict(zip(ids, docs, strict=False)))
     return EXIT_OK
 
 

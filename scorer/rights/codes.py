@@ -2,7 +2,13 @@
 
     {"format": "tarabish-table-codes/1",
      "games": {"3f9a0c12": {"code": "482113",
-                            "devices": {"<sha256 of device token>": "2025-06-01T20:15:02Z"}}}}
+                            "devices": {"<sha256 of device token>": "2025-06-01T20:15:02Z"}}},
+     "hosts": {"<sha256 of device token>": "2025-06-01T19:58:40Z"}}
+
+Every game has a code: the phone that starts a game holds it, and a game that
+came some other way (imported, saved before codes existed, its code lost) gets
+one that no phone holds yet. `hosts` are the phones that entered the server's
+host code (`scorer.rights.service`): they hold every game.
 
 One small file beside the games (not inside them: a `tarabish-game/1` export
 must never carry the code). Every change rewrites it atomically
@@ -47,6 +53,8 @@ logger = logging.getLogger(__name__)
 CODES_FILE = "table_codes.json"
 FORMAT = "tarabish-table-codes/1"
 CODE_DIGITS = 6
+MAX_HOSTS = 50
+"""Phones kept as hosts; the one not seen longest goes first (a bound on the file)."""
 _GAME_RE = re.compile(r"^[0-9a-f]{8}$")
 _CODE_RE = re.compile(r"^(?:[0-9]{4}|[0-9]{6})$")  # 4 digits: files from before
 
@@ -78,6 +86,7 @@ class TableCodes:
         self._lock = _SharedLock(self)
         self._generation = -1  # forces the first load, under the shared lock
         self._games: dict[str, dict[str, Any]] = {}
+        self._hosts: dict[str, str] = {}
         with self._lock:  # entering the lock loads the file
             pass
         self._lengthen_old_codes()
@@ -89,6 +98,12 @@ class TableCodes:
         with self._lock:
             entry = self._games.get(game_id)
             return None if entry is None else str(entry["code"])
+
+    def is_host(self, token: str | None) -> bool:
+        if not token:
+            return False
+        with self._lock:
+            return device_key(token) in self._hosts
 
     def holders(self, game_id: str) -> int:
         """How many devices hold edit rights for the game."""
@@ -124,15 +139,24 @@ class TableCodes:
             self._save()
             return str(entry["code"])
 
-    def claim(self, game_id: str, token: str) -> str:
-        """Take charge of a game that no device holds (made before table codes, or
-        imported); refused once anyone holds it."""
-        _check_game_id(game_id)
+    def give_codes(self, game_ids: list[str]) -> list[str]:
+        """Give every game in `game_ids` that has no code one that no phone holds yet
+        (the host can show it); returns the ids that got one. One write for all."""
         with self._lock:
-            entry = self._games.get(game_id)
-            if entry is not None and entry["devices"]:
-                raise NotAllowed("Another phone already holds this game: ask for its table code.")
-        return self.start(game_id, token)
+            new = [g for g in game_ids if g not in self._games and _GAME_RE.match(g)]
+            for game_id in new:
+                self._games[game_id] = {"code": new_code(), "devices": {}}
+            if new:
+                self._save()
+            return new
+
+    def add_host(self, token: str) -> None:
+        """Record that `token` entered the host code."""
+        with self._lock:
+            self._hosts[device_key(token)] = _now()
+            while len(self._hosts) > MAX_HOSTS:
+                del self._hosts[min(self._hosts, key=self._hosts.__getitem__)]
+            self._save()
 
     def grant(self, game_id: str, token: str) -> None:
         """Record that `token` entered the right code."""
@@ -152,19 +176,19 @@ class TableCodes:
 
     # -- inside ----------------------------------------------------------
 
-    def _load(self) -> dict[str, dict[str, Any]]:
+    def _load(self) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
         try:
             data = read_json_file(self.path)
-            return _validated(data, str(self.path))
+            return _validated(data, str(self.path)), _hosts(data, str(self.path))
         except FileNotFoundError:
-            return {}
+            return {}, {}
         except DamagedFile as exc:
             try:
                 kept = f"kept as {move_aside(self.path, self.data_dir / 'damaged')}"
             except OSError:  # full disk, read-only folder: reading must still work
                 kept = "left where it is"
             logger.warning("%s; %s. Table codes start afresh.", exc, kept)
-            return {}
+            return {}, {}
 
     def _lengthen_old_codes(self) -> None:
         """Give games with a 4-digit code from before a 6-digit one (10,000 codes
@@ -183,13 +207,13 @@ class TableCodes:
 
     def _save(self) -> None:
         """Write the file; the caller holds the lock."""
-        doc = {"format": FORMAT, "games": self._games}
+        doc = {"format": FORMAT, "games": self._games, "hosts": self._hosts}
         data = json.dumps(doc, indent=1, sort_keys=True).encode("utf-8")
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True)
             atomic_write_bytes(self.path, data)
         except OSError as exc:
-            self._games = self._load()  # forget the change that was not saved
+            self._games, self._hosts = self._load()  # forget the change that was not saved
             raise not_saved(exc) from exc
         self._lock.saved()
 
@@ -217,7 +241,7 @@ class _SharedLock:
         self._rlock.acquire()
         if self.codes._generation != self._saves[0]:
             try:
-                self.codes._games = self.codes._load()
+                self.codes._games, self.codes._hosts = self.codes._load()
             except BaseException:
                 self._rlock.release()
                 raise
@@ -255,6 +279,14 @@ def _validated(data: Any, where: str) -> dict[str, dict[str, Any]]:
         out[str(game_id)] = {"code": str(entry["code"]),
                              "devices": {str(k): str(v) for k, v in entry["devices"].items()}}
     return out
+
+
+def _hosts(data: dict[str, Any], where: str) -> dict[str, str]:
+    hosts = data.get("hosts", {})
+    if not isinstance(hosts, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                              for k, v in hosts.items()):
+        raise DamagedFile(where, "its list of hosts is not valid")
+    return dict(hosts)
 
 
 def _now() -> str:

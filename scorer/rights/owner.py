@@ -13,7 +13,7 @@ PHONE_DEVICE = "this-phone-owns-every-game"
 
 
 class OwnerRights(TableRights):
-    """Every game may be edited; no code exists, nothing is unclaimed."""
+    """Every game may be edited; no code exists: the one phone is its own host."""
 
     def __init__(self) -> None:  # no codes file, no guessing brake: nobody to refuse
         pass
@@ -24,14 +24,14 @@ class OwnerRights(TableRights):
     def code(self, game_id: str) -> str | None:
         return None
 
-    def unclaimed(self, game_id: str) -> bool:
-        return False
+    def is_host(self, device: str | None) -> bool:
+        return True
 
     def start(self, game_id: str, device: str) -> str:
         return ""
 
-    def claim(self, game_id: str, device: str) -> str:
-        return ""
+    def give_codes(self, game_ids: list[str]) -> list[str]:
+        return []
 
     def forget(self, game_id: str) -> None:
         return None
@@ -43,4 +43,7 @@ class OwnerRights(TableRights):
         return None
 
     def enter_code(self, game_id: str, device: str, address: str, code: str) -> None:
+        return None
+
+    def enter_host_code(self, device: str, address: str, code: str) -> None:
         return None

@@ -3,6 +3,9 @@ and on starting games."""
 
 from __future__ import annotations
 
+import hmac
+import secrets
+
 from scorer.rights.codes import TableCodes
 from scorer.rights.limiter import Backoff, RateWindow, TooManyTries, WrongCode
 from scorer.store.errors import StoreError
@@ -17,6 +20,10 @@ ADDRESS_FREE_TRIES = 3
 WAIT_CAP_S = 15 * 60.0
 #: New games one address may start per hour (a table plays one or two).
 GAMES_PER_HOUR = 20
+#: The host code is longer than a table code: it opens every game. With the same
+#: brakes (3 tries an address, 10 in all, then waits doubling to 15 min) a guesser
+#: gets about 62 tries a night: 1 chance in 160 million.
+HOST_CODE_DIGITS = 10
 
 
 class TooManyGames(StoreError):
@@ -43,24 +50,32 @@ class TableRights:
         """Wrong codes per game, whoever typed them."""
         self.new_games = new_games or RateWindow(GAMES_PER_HOUR, 3600.0)
         """Games started per connection address."""
+        self.host_backoff = Backoff(free=ADDRESS_FREE_TRIES, cap=WAIT_CAP_S,
+                                    forget_after=3600.0)
+        """Wrong host codes per connection address."""
+        self.host_game_backoff = Backoff(free=GAME_FREE_TRIES, cap=WAIT_CAP_S,
+                                         forget_after=6 * 3600.0)
+        """Wrong host codes from anywhere."""
+        self._host_code: str | None = None
 
     def may_edit(self, game_id: str, device: str | None) -> bool:
-        return self.codes.may_edit(game_id, device)
+        """The phone entered the game's table code, started it, or is the host."""
+        return self.codes.may_edit(game_id, device) or self.codes.is_host(device)
+
+    def is_host(self, device: str | None) -> bool:
+        return self.codes.is_host(device)
 
     def code(self, game_id: str) -> str | None:
         return self.codes.code(game_id)
-
-    def unclaimed(self, game_id: str) -> bool:
-        """No device holds this game (made before table codes, imported, or the
-        codes file was lost): the first phone to ask may take charge."""
-        return self.codes.holders(game_id) == 0
 
     def start(self, game_id: str, device: str) -> str:
         """A new game: its code, held by the device that started it."""
         return self.codes.start(game_id, device)
 
-    def claim(self, game_id: str, device: str) -> str:
-        return self.codes.claim(game_id, device)
+    def give_codes(self, game_ids: list[str]) -> list[str]:
+        """Codes for games that came without one (imported, or their code lost): no
+        phone holds them until the code is entered; the host can show it."""
+        return self.codes.give_codes(game_ids)
 
     def forget(self, game_id: str) -> None:
         """A deleted game: its code and the phones that held it go too."""
@@ -96,3 +111,33 @@ class TableRights:
                             f"{'try' if left == 1 else 'tries'} before a wait).")
         self.backoff.succeeded(here)  # the game's own count stays: it is the guessers' budget
         self.codes.grant(game_id, device)
+
+    # -- the host ------------------------------------------------------------------------
+
+    def new_host_code(self) -> str:
+        """A fresh host code for this run of the server (printed in its terminal: whoever
+        started the server is the host). Phones that entered an earlier one stay hosts."""
+        self._host_code = "".join(secrets.choice("0123456789") for _ in range(HOST_CODE_DIGITS))
+        return self._host_code
+
+    def enter_host_code(self, device: str, address: str, code: str) -> None:
+        """Make `device` a host if `code` is this run's host code; raises WrongCode or
+        TooManyTries like a table code (braked per address and overall). A connection
+        from this machine counts for nothing: behind a proxy every guest is 127.0.0.1."""
+        here = f"host|addr|{address}"
+        wait = max(self.host_backoff.wait_left(here), self.host_game_backoff.wait_left("host"))
+        if wait > 0:
+            raise TooManyTries(wait)
+        typed = "".join(ch for ch in code if ch.isdigit())
+        expected = self._host_code
+        if expected is None or not hmac.compare_digest(typed.encode(), expected.encode()):
+            wait = max(self.host_backoff.failed(here), self.host_game_backoff.failed("host"))
+            if wait > 0:
+                raise TooManyTries(wait)
+            left = min(self.host_backoff.tries_left(here),
+                       self.host_game_backoff.tries_left("host"))
+            raise WrongCode(f"That is not the host code ({left} more "
+                            f"{'try' if left == 1 else 'tries'} before a wait).")
+        self.host_backoff.succeeded(here)
+        self.codes.add_host(device)
+

@@ -30,6 +30,12 @@ def context(store: GameStore) -> AppContext:
     return AppContext(page=cast(ft.Page, page), store=store)
 
 
+def hold(ctx: AppContext, game_id: str) -> None:
+    """This phone started the game: it holds its table code and may record."""
+    ctx.actions.device = "this-phone-token-0123456789"
+    ctx.actions.game_created(game_id)
+
+
 def show(ctx: AppContext, view: ft.View) -> None:
     """What the router does as it sends a screen: it is the one on show."""
     cast(Any, ctx.page).views = [view]
@@ -119,7 +125,7 @@ def test_record_hand_from_the_sheet_lies_over_it_and_the_way_back_keeps_every_ro
     store = GameStore(tmp_path)
     game = store.create_game(GAME)
     ctx = context(store)
-    ctx.actions.device = "this phone"  # nobody holds the game: this phone may record
+    hold(ctx, game.id)
     sheet = sheet_view(ctx, game.id)
     show(ctx, sheet)
     first = parts(sheet)
@@ -149,7 +155,7 @@ def test_record_hand_opened_from_elsewhere_stands_alone(tmp_path: Path) -> None:
     store = GameStore(tmp_path)
     game = store.create_game(GAME)
     ctx = context(store)
-    ctx.actions.device = "this phone"
+    hold(ctx, game.id)
     alone = record_hand_view(ctx, game.id)
     assert alone.route == f"/game/{game.id}/hand"
     assert isinstance(alone.controls[0], ft.SafeArea)
@@ -161,7 +167,7 @@ def test_a_tap_on_the_hidden_sheet_does_nothing(tmp_path: Path) -> None:
     store = GameStore(tmp_path)
     game = store.create_game(GAME)
     ctx = context(store)
-    ctx.actions.device = "this phone"
+    hold(ctx, game.id)
     opened: list[ft.AlertDialog] = []
     cast(Any, ctx.page).show_dialog = opened.append
     sheet = sheet_view(ctx, game.id)

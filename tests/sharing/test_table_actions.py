@@ -96,16 +96,37 @@ def test_the_code_gives_rights_and_they_stay_with_the_device(store: GameStore) -
     assert phone(store, "watcher-device-token-000002").can_edit(game)
 
 
-def test_a_game_nobody_holds_goes_to_the_first_phone_that_changes_it(store: GameStore) -> None:
-    game = new_game(store)  # e.g. imported, or saved before table codes
+def test_a_game_nobody_holds_is_open_to_no_phone(store: GameStore) -> None:
+    """Imported, saved before table codes, or its codes file lost: the first comer
+    gets nothing; the code (given at import or at start) or the host code is needed."""
+    game = new_game(store)
     first = phone(store, "first-device-token-0000001")
-    second = phone(store, "second-device-token-000002")
-    assert first.can_edit(game) and second.can_edit(game)
-    first.save_hand(model(store, game), HAND, None)
-    assert first.table_code(game) is not None
-    assert not second.can_edit(game)
+    assert not first.can_edit(game)
     with pytest.raises(NotAllowed):
-        second.save_hand(model(store, game), HAND, None)
+        first.save_hand(model(store, game), HAND, None)
+    with pytest.raises(NotAllowed):
+        first.delete_game(game)
+    assert first.table_code(game) is None
+    assert store.get_game(game).doc["hands"] == []
+    rights = get_rights(store.data_dir)
+    rights.give_codes([game])
+    code = rights.code(game)
+    assert code is not None
+    first.enter_code(game, code)
+    first.save_hand(model(store, game), HAND, None)
+
+
+def test_the_host_holds_every_game_and_sees_every_code(store: GameStore) -> None:
+    game = new_game(store)
+    rights = get_rights(store.data_dir)
+    rights.give_codes([game])
+    host = phone(store, "host-device-token-00000001")
+    assert not host.is_host and host.table_code(game) is None
+    host.enter_host_code(rights.new_host_code())
+    assert host.is_host and host.can_edit(game)
+    assert host.table_code(game) == rights.code(game)
+    host.delete_game(game)
+    assert game not in {g.id for g in store.list_games()}
 
 
 def test_only_a_holder_deletes_a_game_and_its_code_goes_with_it(store: GameStore) -> None:

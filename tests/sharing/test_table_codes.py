@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from scorer.rights import CODES_FILE, Backoff, NotAllowed, TableCodes, TableRights
-from scorer.rights.codes import device_key
+from scorer.rights.codes import MAX_HOSTS, device_key
 from scorer.rights.limiter import TooManyTries, WrongCode
+from scorer.rights.service import HOST_CODE_DIGITS
 from scorer.store.game_store import GameStore
 
 GAME = "0123abcd"
@@ -81,13 +82,28 @@ def test_matches_compares_the_code(tmp_path: Path) -> None:
     assert not codes.matches(OTHER, code)
 
 
-def test_claim_only_a_game_nobody_holds(tmp_path: Path) -> None:
+def test_a_game_without_a_code_gets_one_that_no_phone_holds(tmp_path: Path) -> None:
     codes = TableCodes(tmp_path)
-    code = codes.claim(GAME, ALICE)
-    assert codes.may_edit(GAME, ALICE)
-    with pytest.raises(NotAllowed):
-        codes.claim(GAME, BOB)
-    assert codes.code(GAME) == code
+    held = codes.start(OTHER, ALICE)
+    assert codes.give_codes([GAME, OTHER, "../../etc"]) == [GAME]
+    assert codes.code(OTHER) == held  # a game with a code keeps it
+    code = codes.code(GAME)
+    assert code is not None and len(code) == 6
+    assert codes.holders(GAME) == 0 and not codes.may_edit(GAME, ALICE)
+    assert TableCodes(tmp_path).code(GAME) == code  # on disk
+    codes.grant(GAME, BOB)
+    assert codes.may_edit(GAME, BOB)
+
+
+def test_hosts_are_kept_by_token_hash_and_bounded(tmp_path: Path) -> None:
+    codes = TableCodes(tmp_path)
+    codes.add_host(ALICE)
+    assert codes.is_host(ALICE) and not codes.is_host(BOB) and not codes.is_host(None)
+    assert TableCodes(tmp_path).is_host(ALICE)
+    assert ALICE not in (tmp_path / CODES_FILE).read_text()
+    for n in range(MAX_HOSTS + 5):
+        codes.add_host(f"phone-token-{n:04d}-0123456789")
+    assert len(json.loads((tmp_path / CODES_FILE).read_text())["hosts"]) == MAX_HOSTS
 
 
 def test_grant_needs_a_code_and_a_real_game_id(tmp_path: Path) -> None:
@@ -227,3 +243,41 @@ def test_the_next_wrong_code_after_a_wait_waits_longer(tmp_path: Path) -> None:
     clock.now += 30
     with pytest.raises(TooManyTries, match="60 s"):
         r.enter_code(GAME, BOB, "ip", wrong)
+
+
+def test_the_host_code_is_long_braked_like_a_table_code_and_holds_every_game(
+        tmp_path: Path) -> None:
+    clock = Clock()
+    rights = TableRights(TableCodes(tmp_path))
+    rights.host_backoff.clock = rights.host_game_backoff.clock = clock
+    rights.start(GAME, ALICE)
+    code = rights.new_host_code()
+    assert len(code) == HOST_CODE_DIGITS == 10 and code.isdigit()
+    wrong = "0" * 10 if code != "0" * 10 else "1" * 10
+    for _ in range(2):
+        with pytest.raises(WrongCode, match="not the host code"):
+            rights.enter_host_code(BOB, "10.0.0.9", wrong)
+    with pytest.raises(TooManyTries):  # the third wrong one from one address
+        rights.enter_host_code(BOB, "10.0.0.9", wrong)
+    with pytest.raises(TooManyTries):  # even the right code waits now
+        rights.enter_host_code(BOB, "10.0.0.9", code)
+    assert not rights.may_edit(GAME, BOB)
+    # Other addresses together get ten tries, then everyone waits.
+    for n in range(7):
+        with pytest.raises(WrongCode):
+            rights.enter_host_code(BOB, f"10.0.1.{n}", wrong)
+    with pytest.raises(TooManyTries):
+        rights.enter_host_code(BOB, "10.0.2.1", code)
+    clock.now += 31
+    rights.enter_host_code(BOB, "10.0.2.1", code[:5] + " " + code[5:])  # spaces are fine
+    assert rights.is_host(BOB) and rights.may_edit(GAME, BOB) and rights.may_edit(OTHER, BOB)
+    assert TableRights(TableCodes(tmp_path)).is_host(BOB)  # kept across restarts
+
+
+def test_a_new_run_has_a_new_host_code(tmp_path: Path) -> None:
+    rights = TableRights(TableCodes(tmp_path))
+    first = rights.new_host_code()
+    second = rights.new_host_code()
+    assert first != second  # the same twice: 1 chance in 10^10
+    with pytest.raises(WrongCode):
+        rights.enter_host_code(ALICE, "10.0.0.1", first)

@@ -121,3 +121,20 @@ def test_unusable_data_dir_is_reported(tmp_path: Path, capsys: pytest.CaptureFix
     not_a_folder.write_text("x")
     assert main(["games", "--data-dir", str(not_a_folder)]) == 1
     assert "cannot use the data folder" in capsys.readouterr().err
+
+
+def test_import_gives_each_game_a_table_code_nobody_holds_and_prints_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scorer.rights.codes import TableCodes
+
+    data = tmp_path / "data"
+    files = [write(tmp_path / f"g{i}.json", game_doc(i + 1)) for i in range(2)]
+    assert main(["import", *map(str, files), "--data-dir", str(data)]) == 0
+    said = capsys.readouterr()
+    ids = said.out.split()  # stdout stays one id a line, for scripts
+    codes = TableCodes(data)
+    for n, game_id in enumerate(ids, start=1):
+        code = codes.code(game_id)
+        assert code is not None and codes.holders(game_id) == 0
+        assert f"Game {n} of 2, {game_id} (" in said.err and f"table code {code}" in said.err

@@ -9,6 +9,7 @@ from typing import Any
 
 import flet as ft
 
+from scorer.app import CONFIG
 from scorer.app.context import AppContext
 from scorer.app.game_files import export, import_button
 from scorer.app.theme import RADIUS
@@ -116,5 +117,11 @@ def past_games_view(ctx: AppContext, page_text: str | None = None) -> ft.View:
                                    primary=False))
         body.append(ft.Row(turn, spacing=8))
     body.append(import_button(ctx))
+    if not CONFIG.alone:
+        word = "Host: this phone holds every game" if ctx.actions.is_host else (
+            "Host? Enter the host code")
+        body.append(ft.Row([big_button(word, lambda _e: ctx.go("/host"),
+                                       icon=ft.Icons.ADMIN_PANEL_SETTINGS, primary=False,
+                                       height=48)]))
     route = "/games" if number == 1 else f"/games?page={number}"
     return screen(route, app_bar(ctx, "Past games", back_to="/"), body)

@@ -66,13 +66,10 @@ def share_panel(ctx: AppContext, model: GameModel) -> ft.Control:
             bgcolor=ft.Colors.PRIMARY_CONTAINER, border_radius=ft.BorderRadius.all(RADIUS),
             padding=ft.Padding.symmetric(horizontal=12, vertical=8),
         ))
-    elif ctx.actions.rights.unclaimed(model.id):
-        parts.append(ft.Text("Nobody holds this game's table code yet: the first phone to "
-                             "record a hand gets it.", size=13, text_align=ft.TextAlign.CENTER,
-                             color=ft.Colors.ON_SURFACE_VARIANT))
     else:
         parts.append(ft.Text("Anyone with this address can watch. Recording hands needs the "
-                             "table code from the phone that started the game.", size=13,
+                             "table code from the phone that started the game, or from the "
+                             "host (who started the server).", size=13,
                              text_align=ft.TextAlign.CENTER,
                              color=ft.Colors.ON_SURFACE_VARIANT))
     return ft.Column(parts, spacing=10, tight=True,

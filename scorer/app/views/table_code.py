@@ -1,4 +1,5 @@
-"""Entering a game's table code on a phone that only watches it."""
+"""Entering a game's table code on a phone that only watches it, or the server's host
+code (the host holds every game)."""
 
 from __future__ import annotations
 
@@ -12,22 +13,29 @@ from scorer.app.theme import RADIUS
 from scorer.app.views.common import app_bar, message_view, screen
 from scorer.app.widgets import big_button, number_pad
 from scorer.rights.codes import CODE_DIGITS
+from scorer.rights.service import HOST_CODE_DIGITS
 from scorer.store.errors import StoreError
 
 WATCHING = "Watching: enter the table code to record hands"
+HOST_INTRO = ("The host code is printed where the table server was started (the laptop's "
+              "terminal). A phone that enters it holds every game on this server and can show "
+              "any game's table code.")
 
 
 class CodeEntry:
-    """One box per digit (six) and a number pad; the code is tried when the last digit is in.
+    """One box per digit and a number pad; the code is tried when the last digit is in.
 
     Only the boxes and the message are redrawn on a key press: the pad stays
     the same control, so quick taps are never lost on a half-redrawn pad.
     """
 
-    def __init__(self, ctx: AppContext, game_id: str, on_granted: Callable[[], None]) -> None:
+    def __init__(self, ctx: AppContext, game_id: str, on_granted: Callable[[], None], *,
+                 host: bool = False) -> None:
         self.ctx = ctx
         self.game_id = game_id
         self.on_granted = on_granted
+        self.host = host
+        self.length = HOST_CODE_DIGITS if host else CODE_DIGITS
         self.digits = ""
         self.error = ""
         self.boxes = [
@@ -37,26 +45,31 @@ class CodeEntry:
                 border_radius=ft.BorderRadius.all(RADIUS),
                 bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
             )
-            for _ in range(CODE_DIGITS)
+            for _ in range(self.length)
         ]
-        self.typed = ft.Semantics(
-            content=ft.Row(list(self.boxes), spacing=6, alignment=ft.MainAxisAlignment.CENTER))
+        # At most six boxes a row: ten in one would not fit a phone.
+        per_row = self.length if self.length <= CODE_DIGITS else -(-self.length // 2)
+        self.typed = ft.Semantics(content=ft.Column([
+            ft.Row(list[ft.Control](self.boxes[start:start + per_row]), spacing=6,
+                   alignment=ft.MainAxisAlignment.CENTER)
+            for start in range(0, self.length, per_row)], spacing=6, tight=True))
         self.message = ft.Text("", size=15, color=ft.Colors.ERROR, weight=ft.FontWeight.W_600,
                                visible=False)
         self._draw()
+        intro = (HOST_INTRO if host else "Ask the phone that started the game for its table "
+                 "code (it is in that phone's Share panel).")
         self.column = ft.Column([
-            ft.Text("Ask the phone that started the game for its table code "
-                    "(it is in that phone's Share panel).", size=15),
+            ft.Text(intro, size=15),
             self.typed,
             self.message,
             number_pad(self.press, lambda _e: self.back(), lambda _e: self.clear()),
         ], spacing=12, tight=True)
 
     def press(self, digit: str) -> None:
-        if len(self.digits) < CODE_DIGITS:
+        if len(self.digits) < self.length:
             self.digits += digit
             self.error = ""
-        if len(self.digits) == CODE_DIGITS:
+        if len(self.digits) == self.length:
             self.submit()
             return
         self.render()
@@ -72,7 +85,10 @@ class CodeEntry:
     def submit(self) -> None:
         code, self.digits = self.digits, ""
         try:
-            self.ctx.actions.enter_code(self.game_id, code)
+            if self.host:
+                self.ctx.actions.enter_host_code(code)
+            else:
+                self.ctx.actions.enter_code(self.game_id, code)
         except StoreError as exc:  # WrongCode, TooManyTries, NotAllowed
             self.error = str(exc)
             self.render()
@@ -109,8 +125,42 @@ def show_code_entry(ctx: AppContext, game_id: str) -> None:
         title=ft.Text("Enter the table code", size=20),
         content=ft.Container(content=entry.column, width=320),
         content_padding=ft.Padding.only(left=16, right=16, top=12, bottom=0),
-        actions=[ft.TextButton("Cancel", on_click=lambda _e: ctx.page.pop_dialog())],
+        scrollable=True,
+        actions=[ft.TextButton("I am the host", on_click=lambda _e: _to_host(ctx)),
+                 ft.TextButton("Cancel", on_click=lambda _e: ctx.page.pop_dialog())],
     ))
+
+
+def _to_host(ctx: AppContext) -> None:
+    ctx.page.pop_dialog()
+    ctx.go("/host")
+
+
+def host_view(ctx: AppContext) -> ft.View:
+    """The host code: the person who started the server holds every game from here."""
+    route = "/host"
+    bar = app_bar(ctx, "Host", back_to="/games")
+    if not ctx.actions.identified:
+        return message_view(ctx, route, "One moment", "Checking this phone's rights…")
+    if ctx.actions.is_host:
+        return screen(route, bar, [
+            ft.Text("This phone is the host.", size=18, weight=ft.FontWeight.W_600),
+            ft.Text("It may record, edit, undo and delete in every game on this server, and "
+                    "each game's Share panel shows its table code, to hand a table its code or "
+                    "to take over a game whose phone died.", size=15),
+            ft.Row([big_button("Past games", lambda _e: ctx.go("/games"),
+                               icon=ft.Icons.HISTORY)]),
+        ])
+
+    def granted() -> None:
+        ctx.toast("This phone is now the host: it holds every game.")
+        ctx.router_refresh()
+
+    entry = CodeEntry(ctx, "", granted, host=True)
+    return screen(route, bar, [
+        ft.Text("Enter the host code", size=18, weight=ft.FontWeight.W_600),
+        entry.column,
+    ])
 
 
 def watcher_banner(ctx: AppContext, model: GameModel) -> ft.Control:
