@@ -39,7 +39,7 @@ DEVICE_KEY = "tarabish.device"
 _TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
 
 
-RIGHTS_SCREENS = ("/host", "/games")
+RIGHTS_SCREENS = ("/host",)
 """Screens besides a game's that show what this phone may do (drawn again once it is known)."""
 
 

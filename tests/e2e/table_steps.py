@@ -34,20 +34,48 @@ def every_phone(test: Any) -> Any:
                                    ids=["390x844", "360x640"])(test)
 
 
+SEEDED_CODES: dict[str, str] = {}
+"""The table code `tarabish import` printed for each seeded game, by game id."""
+
+
 def seed_game(data_dir: Path, hands: list[dict[str, Any]], **extra: Any) -> str:
-    """Store a game through `tarabish import`, as a player restoring a backup would."""
+    """Store a game through `tarabish import`, as a player restoring a backup would; the
+    table code it prints is kept for `enter_seeded_code` (no phone holds it yet)."""
     doc = {"format": "tarabish-game/1", "players": PLAYERS, "first_dealer": 3, "rules": {},
            "hands": hands, **extra}
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir.parent / f"seed-{abs(hash(json.dumps(doc)))}.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    out = subprocess.run(
+    done = subprocess.run(
         [sys.executable, "-m", "scorer.cli", "import", str(path), "--data-dir", str(data_dir)],
         capture_output=True, text=True, check=True,
-    ).stdout
-    match = re.search(r"\b([0-9a-f]{8})\b", out)
-    assert match, out
+    )
+    match = re.search(r"\b([0-9a-f]{8})\b", done.stdout)
+    code = re.search(r"table code (\d{6})", done.stderr)
+    assert match and code, (done.stdout, done.stderr)
+    SEEDED_CODES[match.group(1)] = code.group(1)
     return match.group(1)
+
+
+def enter_seeded_code(page: Page, game_id: str) -> None:
+    """On the game's sheet or a screen that needs the code: type the code `tarabish
+    import` printed, as the player who imported the game reads it off the terminal."""
+    ask = page.get_by_role("button", name="Enter table code")
+    if ask.count():
+        ask.first.click()
+    see(page, "Ask the phone that started the game")
+    type_points(page, SEEDED_CODES[game_id])
+    expect(page.get_by_text("Ask the phone that started the game")).to_have_count(0)
+
+
+def become_host(page: Page, server_output: str) -> None:
+    """On the Host screen: enter the host code the server printed at start (the host
+    holds every game)."""
+    found = re.search(r"Host code: (\d{5}) (\d{5})", server_output)
+    assert found, server_output
+    see(page, "Enter the host code")
+    type_points(page, found.group(1) + found.group(2))
+    see(page, "This phone is the host.")
 
 
 def reads(page: Page, text: str) -> None:

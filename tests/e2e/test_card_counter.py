@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from table_steps import reads, seed_game
+from table_steps import enter_seeded_code, reads, seed_game
 
 # Hearts trumps: J♥ 20 + 9♥ 14 + A♠ 11 + 10♦ 10 + K♣ 4 + Q♣ 3 + J♣ 2 + five blanks = 64.
 PILE = ["J♥", "9♥", "A♠", "10♦", "K♣", "Q♣", "J♣", "6♠", "7♠", "8♠", "6♦", "7♦"]
@@ -61,7 +61,9 @@ def test_use_this_count_fills_the_hand(
 ) -> None:
     game_id = seed_game(tmp_path / "data", [])
     server = start_server(data_dir=tmp_path / "data")
-    open_app(page, f"{server.url}game/{game_id}/hand", first_text="Who called?")
+    open_app(page, f"{server.url}game/{game_id}/hand", first_text="Enter the table code")
+    enter_seeded_code(page, game_id)
+    reads(page, "Who called?")
     page.get_by_role("button", name="Bob called").click()
     reads(page, "Tap the trump suit")
     page.get_by_role("button", name="Hearts").click()

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from table_steps import reads, seed_game
+from table_steps import enter_seeded_code, reads, seed_game
 
 SUIT_WORDS = {"♠": "Spades", "♥": "Hearts", "♦": "Diamonds", "♣": "Clubs"}
 
@@ -138,7 +138,9 @@ def test_use_these_runs_fills_the_hand(
 ) -> None:
     game_id = seed_game(tmp_path / "data", [])
     server = start_server(data_dir=tmp_path / "data")
-    open_app(page, f"{server.url}game/{game_id}/hand", first_text="Who called?")
+    open_app(page, f"{server.url}game/{game_id}/hand", first_text="Enter the table code")
+    enter_seeded_code(page, game_id)
+    reads(page, "Who called?")
     page.get_by_role("button", name="Runs or bella shown?").click()
     page.get_by_role("button", name="Open the run checker").click()
 

@@ -9,7 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page
-from table_steps import Phone, every_phone, see, seed_game, tap, type_points
+from table_steps import (
+    Phone,
+    enter_seeded_code,
+    every_phone,
+    see,
+    seed_game,
+    tap,
+    type_points,
+)
 
 HANDS: list[dict[str, Any]] = [
     {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 92}, "bella": 2},
@@ -27,6 +35,8 @@ def test_every_screen_at_phone_size(
 ) -> None:
     page, width, tag = phone.page, phone.width, phone.tag
     game = seed_game(app_server.data_dir, HANDS, rules={"forced_at": 400})
+    open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
+    enter_seeded_code(page, game)  # this phone records: Undo and Record hand show
     shots = [
         ("", "Past games", "home"),
         ("new", "Who sits where", "new-game"),

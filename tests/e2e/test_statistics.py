@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from table_steps import Phone, every_phone, see, seed_game, tap
+from table_steps import Phone, become_host, every_phone, see, seed_game, tap
 
 WON = json.loads((Path(__file__).parents[1] / "data" / "won_game.json").read_text("utf-8"))
 SECOND = [{"caller": 0, "trump": "S", "points": {"team": 0, "tricks": 100}}]
@@ -22,6 +22,9 @@ def test_statistics_and_merging_two_names(
     seed_game(server.data_dir, WON["hands"], rules={"forced_at": 400})
     # The same person typed differently in a second game.
     seed_game(server.data_dir, SECOND, players=["Ann", "Bob", "Cid", "Deanna"])
+    # Renaming changes the games: the person at the laptop does it, as the host.
+    open_app(page, f"{server.url}host", first_text="Host")
+    become_host(page, server.log())
     open_app(page, f"{server.url}stats", first_text="Statistics")
     see(page, "2 games counted")
     see(page, "Deanna")

@@ -11,6 +11,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 from table_steps import (
     PLAYERS,
+    enter_seeded_code,
     record_counted_hand,
     see,
     seed_game,
@@ -60,7 +61,8 @@ def test_bait_half_bait_and_runs_with_bella(
     page: Page, app_url: str, open_app: Open, app_server: Any
 ) -> None:
     game = seed_game(app_server.data_dir, [])
-    open_app(page, f"{app_url}game/{game}", first_text="Record hand")
+    open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
+    enter_seeded_code(page, game)
 
     # Bob calls spades, his side counts 70 of 162: bait.
     record_counted_hand(page, "Bob", "Spades", "70")
@@ -104,7 +106,8 @@ def test_undo_the_last_hand_says_what_goes(
     page: Page, app_url: str, open_app: Open, app_server: Any
 ) -> None:
     game = seed_game(app_server.data_dir, [full_hand(0), full_hand(1)])
-    open_app(page, f"{app_url}game/{game}", first_text="Record hand")
+    open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
+    enter_seeded_code(page, game)
     see(page, "338 to go")
     tap(page, "Undo last hand")
     see(page, "Undo hand 2?")
@@ -121,7 +124,8 @@ def test_edit_an_early_hand_rescores_the_sheet(
     hands = [{"caller": 0, "trump": "S", "points": {"team": 0, "tricks": 100}},
              full_hand(1), full_hand(2)]
     game = seed_game(app_server.data_dir, hands)
-    open_app(page, f"{app_url}game/{game}", first_text="Record hand")
+    open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
+    enter_seeded_code(page, game)
     see(page, "238 to go")  # Ann & Cid: 100 + 0 + 162 = 262
     see(page, "276 to go")  # Bob & Dee: 62 + 162 + 0 = 224
     page.get_by_text("1. Dee dealt · Ann called ♠").click()
@@ -144,7 +148,9 @@ def test_impossible_points_are_refused_with_the_reason(
     page: Page, app_url: str, open_app: Open, app_server: Any
 ) -> None:
     game = seed_game(app_server.data_dir, [])
-    open_app(page, f"{app_url}game/{game}/hand", first_text="Who called?")
+    open_app(page, f"{app_url}game/{game}/hand", first_text="Enter the table code")
+    enter_seeded_code(page, game)
+    see(page, "Who called?")
     tap(page, "Bob called")
     tap(page, re.compile("Diamonds"))
     key = page.get_by_role("button", name="1", exact=True)
@@ -182,7 +188,8 @@ def test_forced_team_makes_the_dealer_untappable(
     # Dee, Ann, Bob, Cid... hand 4 is Cid's deal, and Cid's team is not forced.
     game = seed_game(app_server.data_dir, [full_hand(1), full_hand(3), full_hand(1)],
                      rules={"forced_at": 400})
-    open_app(page, f"{app_url}game/{game}", first_text="Record hand")
+    open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
+    enter_seeded_code(page, game)
     see(page, "Bob & Dee are forced (over 400).")
     see(page, re.compile(r"Bob must call if it comes round: Cid \(dealing\) cannot be left"))
     tap(page, "Record hand")
@@ -194,7 +201,8 @@ def test_play_to_500_see_the_winner_and_play_again(
     page: Page, app_url: str, open_app: Open, app_server: Any
 ) -> None:
     game = seed_game(app_server.data_dir, [full_hand(0), full_hand(2), full_hand(0)])
-    open_app(page, f"{app_url}game/{game}", first_text="Record hand")
+    open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
+    enter_seeded_code(page, game)
     see(page, "14 to go")
     record_counted_hand(page, "Bob", "Clubs", "62", counted_by="Ann & Cid")
     see(page, "Ann & Cid win, 548 to 100 (target 500)")
@@ -212,7 +220,8 @@ def test_reload_brings_back_the_same_game(
     page: Page, app_url: str, open_app: Open, app_server: Any
 ) -> None:
     game = seed_game(app_server.data_dir, [full_hand(1)])
-    open_app(page, f"{app_url}game/{game}", first_text="Record hand")
+    open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
+    enter_seeded_code(page, game)
     record_counted_hand(page, "Cid", "Spades", "90")
     page.reload()
     open_app(page, page.url, first_text="Record hand")
@@ -240,7 +249,10 @@ def test_export_a_past_game_and_delete_another(
     page: Page, app_url: str, open_app: Open, app_server: Any
 ) -> None:
     seed_game(app_server.data_dir, [full_hand(1)], teams=["Hearts Club", "Legion"])
-    seed_game(app_server.data_dir, [full_hand(0)], teams=["Old Pals", "New Pals"])
+    old = seed_game(app_server.data_dir, [full_hand(0)], teams=["Old Pals", "New Pals"])
+    # Deleting needs the game's code: the one `tarabish import` printed.
+    open_app(page, f"{app_url}game/{old}", first_text="Score sheet")
+    enter_seeded_code(page, old)
     open_app(page, f"{app_url}games", first_text="Past games")
     with page.expect_download() as download:
         tap(page, "Export Hearts Club vs Legion")

@@ -118,9 +118,9 @@ def past_games_view(ctx: AppContext, page_text: str | None = None) -> ft.View:
         body.append(ft.Row(turn, spacing=8))
     body.append(import_button(ctx))
     if not CONFIG.alone:
-        word = "Host: this phone holds every game" if ctx.actions.is_host else (
-            "Host? Enter the host code")
-        body.append(ft.Row([big_button(word, lambda _e: ctx.go("/host"),
+        # The same words whatever this phone is: the list is not drawn again once the
+        # phone's rights are known (the Host screen says if this phone is the host).
+        body.append(ft.Row([big_button("Host: the host code", lambda _e: ctx.go("/host"),
                                        icon=ft.Icons.ADMIN_PANEL_SETTINGS, primary=False,
                                        height=48)]))
     route = "/games" if number == 1 else f"/games?page={number}"
