@@ -38,6 +38,24 @@ def change_text(entry: Entry, game: Game) -> str:
     return "changed " + "; ".join(details_lines(entry, game))
 
 
+def notice_text(entry: Entry, game: Game) -> str | None:
+    """What a phone showing the game is told of a change made on another phone, e.g.
+    `Hand 4 was changed on another phone (phone 2): Ann & Cid's tricks: 120 → 130`;
+    None for a new hand (the sheet shows it) or the start."""
+    where = f"on another phone ({entry.by})" if entry.by else "on another phone"
+    names = game.names
+    if isinstance(entry, Edited):
+        found = differences(entry.before, entry.after, names)
+        return f"Hand {entry.hand} was changed {where}: " + "; ".join(d.text for d in found)
+    if isinstance(entry, Undone):
+        return f"Hand {entry.hand} was undone {where} ({hand_line(entry.before, names)})"
+    if isinstance(entry, Redone):
+        return f"Hand {entry.hand} was put back {where}"
+    if isinstance(entry, Details):
+        return f"The game was changed {where}: " + "; ".join(details_lines(entry, game))
+    return None
+
+
 def details_lines(entry: Details, game: Game) -> list[str]:
     """What a `details` change did, a short line per part."""
     lines = []

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import re
 import secrets
+from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
@@ -81,6 +82,8 @@ class TableActions:
         """This browser's device token; None until read from SharedPreferences
         (a moment after the session starts)."""
         self._prefs: ft.SharedPreferences | None = None
+        self.made: deque[tuple[str, int]] = deque(maxlen=64)
+        """(game, revision) of the last changes this session saved."""
         if CONFIG.alone:  # one phone, no server: it is the only device there is
             self.device = PHONE_DEVICE
             return
@@ -195,24 +198,55 @@ class TableActions:
     # -- changing a game ---------------------------------------------------------------------
 
     def save_hand(self, model: GameModel, hand: dict[str, Any], index: int | None) -> StoredGame:
-        """Append (index None) or replace a hand; refuses a stale sheet (StaleRevision)
-        and a phone without edit rights (NotAllowed)."""
+        """Append (index None) or replace a hand, on the revision the phone showed
+        (`model`): refuses a stale sheet (StaleRevision) and a phone without edit
+        rights (NotAllowed)."""
         self.require_edit(model.id)
         store = self.ctx.store
         if index is None:
-            stored = store.add_hand(model.id, hand, expected_revision=model.stored.revision)
+            stored = store.add_hand(model.id, hand, expected_revision=model.stored.revision,
+                                    by=self.label())
         else:
             stored = store.replace_hand(model.id, index, hand,
-                                        expected_revision=model.stored.revision)
-        self.changed(model.id)
-        return stored
+                                        expected_revision=model.stored.revision, by=self.label())
+        return self._saved(stored)
 
     def undo_last_hand(self, model: GameModel) -> StoredGame:
         """Remove the last hand (same checks as save_hand)."""
         self.require_edit(model.id)
-        stored = self.ctx.store.undo_last_hand(model.id, expected_revision=model.stored.revision)
-        self.changed(model.id)
+        return self._saved(self.ctx.store.undo_last_hand(
+            model.id, expected_revision=model.stored.revision, by=self.label()))
+
+    def redo_hand(self, model: GameModel) -> StoredGame:
+        """Put back the last hand undone (same checks as save_hand)."""
+        self.require_edit(model.id)
+        return self._saved(self.ctx.store.redo_hand(
+            model.id, expected_revision=model.stored.revision, by=self.label()))
+
+    def _saved(self, stored: StoredGame) -> StoredGame:
+        self.made.append((stored.id, stored.revision))
+        self.changed(stored.id)
         return stored
+
+    def made_here(self, game_id: str, revision: int) -> bool:
+        """Whether this session saved that revision of the game (its own change needs
+        no notice)."""
+        return (game_id, revision) in self.made
+
+    def label(self) -> str | None:
+        """What the game's trail calls this phone: its chosen name, or "phone 2"."""
+        try:
+            return self.rights.phone_label(self._device())
+        except StoreError:  # the phones file: a label is not worth refusing a save for
+            logger.warning("no label for this phone", exc_info=True)
+            return None
+
+    def phone_name(self) -> str | None:
+        return None if self.device is None else self.rights.phone_name(self.device)
+
+    def name_phone(self, name: str) -> str:
+        """Keep the name this phone chose for itself; its label now."""
+        return self.rights.name_phone(self._device(), name)
 
     def changed(self, game_id: str) -> None:
         """Tell every phone showing this game (this one included) to redraw it."""

@@ -9,8 +9,14 @@ from dataclasses import dataclass, field
 import flet as ft
 
 from scorer.app.actions import TableActions
+from scorer.app.game_view_model import GameModel
+from scorer.conflicts import DraftPlace
 from scorer.draft import HandDraft
 from scorer.store.game_store import GameStore
+from scorer.trail_text import notice_text
+
+MAX_NOTICES = 10
+"""Unread notices kept per game (the newest)."""
 
 
 @dataclass
@@ -25,6 +31,13 @@ class AppContext:
     drafts: dict[str, HandDraft] = field(default_factory=dict)
     """Hands being entered, by game id and hand index, so a detour to the run
     checker or the card counter does not lose the taps."""
+    places: dict[str, DraftPlace] = field(default_factory=dict)
+    """Under the same keys: the hand number each draft is for and the revision of the
+    game the player saw it on (`scorer.conflicts`)."""
+    notices: dict[str, list[str]] = field(default_factory=dict)
+    """By game: changes made on other phones (edits, undos) this phone has not read."""
+    seen: dict[str, int] = field(default_factory=dict)
+    """By game: the revision this phone last showed, for the notices of what came after."""
     open_panels: set[str] = field(default_factory=set)
     """Parts of screens a player opened (e.g. the race chart), kept across redraws."""
     on_show: str | None = None
@@ -102,6 +115,35 @@ class AppContext:
     @staticmethod
     def draft_key(game_id: str, index: int | None) -> str:
         return f"{game_id}/{'new' if index is None else index}"
+
+    def forget_draft(self, key: str) -> None:
+        """The hand was saved, or dropped: its taps and its place go."""
+        self.drafts.pop(key, None)
+        self.places.pop(key, None)
+
+    def take_news(self, model: GameModel) -> None:
+        """Note what other phones changed in the game since this phone last showed it
+        (an edit, an undo: a new hand shows on the sheet by itself), to be shown until
+        read; then the game counts as seen at its revision now."""
+        game_id = model.id
+        last = self.seen.get(game_id)
+        self.seen[game_id] = model.stored.revision
+        if last is None or last >= model.stored.revision:
+            return
+        news = [text for entry in model.changes_since(last)
+                if not self.actions.made_here(game_id, entry.revision)
+                and (text := notice_text(entry, model.game)) is not None]
+        for text in news:
+            self.tell(game_id, text)
+
+    def tell(self, game_id: str, text: str) -> None:
+        """A notice on the game's sheet, shown until read."""
+        kept = self.notices.setdefault(game_id, [])
+        kept.append(text)
+        del kept[:-MAX_NOTICES]
+
+    def read_notices(self, game_id: str) -> None:
+        self.notices.pop(game_id, None)
 
 
 async def _enable_wakelock() -> None:

@@ -3,19 +3,36 @@
 from __future__ import annotations
 
 import copy
+import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from rules.errors import TarabishError
 from rules.game import Game
 from rules.game_file import parse_game
+from rules.hand_file import parse_hand
 from rules.hands import PassedHand
+from rules.history import Entry, changes_after, parse_trail
 from rules.replay import GameReplay, HandResult
 from rules.replay import replay as replay_game
 from rules.table import eldest_of, other_team, right_of, team_of
 from scorer.sheet_text import trump_label
 from scorer.store.models import StoredGame
+
+logger = logging.getLogger(__name__)
+
+
+def read_trail(stored: StoredGame) -> tuple[Entry, ...]:
+    """The stored trail as rules values; a trail that does not read (hand-edited file)
+    is left out of the sheet rather than keeping the game from opening."""
+    try:
+        return parse_trail(stored.history, parse_hand)
+    except TarabishError:
+        logger.warning("the edit trail of game %s could not be read", stored.id, exc_info=True)
+        return ()
+
 
 REPLAYED_GAMES = 32
 """Games whose last replay is kept (a club's tables at once, each game small)."""
@@ -29,6 +46,8 @@ class GameModel:
     stored: StoredGame
     game: Game
     replay: GameReplay
+    trail: tuple[Entry, ...] = ()
+    """The game's edit trail (`rules.history`), oldest first."""
 
     @classmethod
     def load(cls, stored: StoredGame) -> GameModel:
@@ -39,9 +58,11 @@ class GameModel:
             last = _REPLAYED.get(stored.id)
             if last is not None and last[0] == stored.revision and last[1] == stored.doc:
                 _REPLAYED.move_to_end(stored.id)
-                return cls(stored=stored, game=last[2].game, replay=last[2].replay)
+                return cls(stored=stored, game=last[2].game, replay=last[2].replay,
+                           trail=last[2].trail)
         game = parse_game(stored.doc, saved=True)
-        model = cls(stored=stored, game=game, replay=replay_game(game))
+        model = cls(stored=stored, game=game, replay=replay_game(game),
+                    trail=read_trail(stored))
         with _LOCK:
             _REPLAYED[stored.id] = (stored.revision, copy.deepcopy(stored.doc), model)
             _REPLAYED.move_to_end(stored.id)
@@ -52,6 +73,10 @@ class GameModel:
     @property
     def id(self) -> str:
         return self.stored.id
+
+    def changes_since(self, revision: int) -> tuple[Entry, ...]:
+        """What the trail says happened after `revision`."""
+        return changes_after(self.trail, revision)
 
     def next_hand_line(self) -> str:
         names = self.game.names

@@ -487,3 +487,8 @@ BY_ID: Final[dict[str, Section]] = {section.id: section for section in SECTIONS}
 def house_section_id(key: str) -> str:
     """The section explaining the `HouseRules` field `key`."""
     return f"house-{key.replace('_', '-')}"
+
+
+def title_of(section_id: str) -> str:
+    """A section's title ("Half-bait is bait"), for a link to it; the id if unknown."""
+    return next((s.title for s in SECTIONS if s.id == section_id), section_id)

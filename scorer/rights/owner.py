@@ -47,3 +47,12 @@ class OwnerRights(TableRights):
 
     def enter_host_code(self, device: str, address: str, code: str) -> None:
         return None
+
+    def phone_label(self, device: str) -> str | None:
+        return None  # one phone: its changes need no name
+
+    def phone_name(self, device: str) -> str | None:
+        return None
+
+    def name_phone(self, device: str, name: str) -> str:
+        return ""

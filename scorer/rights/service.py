@@ -8,6 +8,7 @@ import secrets
 
 from scorer.rights.codes import TableCodes
 from scorer.rights.limiter import Backoff, RateWindow, TooManyTries, WrongCode
+from scorer.rights.phones import PhoneNames
 from scorer.store.errors import StoreError
 
 #: Wrong codes for one game, from anywhere, before waits start; the count is
@@ -57,6 +58,7 @@ class TableRights:
                                          forget_after=6 * 3600.0)
         """Wrong host codes from anywhere."""
         self._host_code: str | None = None
+        self._phones: PhoneNames | None = None
 
     def may_edit(self, game_id: str, device: str | None) -> bool:
         """The phone entered the game's table code, started it, or is the host."""
@@ -140,4 +142,23 @@ class TableRights:
                             f"{'try' if left == 1 else 'tries'} before a wait).")
         self.host_backoff.succeeded(here)
         self.codes.add_host(device)
+
+    # -- what the sheet calls a phone ----------------------------------------------------
+
+    @property
+    def phones(self) -> PhoneNames:
+        if self._phones is None:
+            self._phones = PhoneNames(self.codes.data_dir)
+        return self._phones
+
+    def phone_label(self, device: str) -> str | None:
+        """The name beside this phone's changes in a game's trail ("Mary", "phone 2")."""
+        return self.phones.label(device)
+
+    def phone_name(self, device: str) -> str | None:
+        """The name this phone chose, if any."""
+        return self.phones.name(device)
+
+    def name_phone(self, device: str, name: str) -> str:
+        return self.phones.set_name(device, name)
 

@@ -83,7 +83,11 @@ def test_the_games_house_rules_are_marked_and_why_comes_back(
         page.get_by_role("button", name=digit, exact=True).click()
         reads(page, ruling)
     reads(page, "exactly half, which counts as bait by house rule")
+    # Why? explains this very hand: its figures first, each with the rule behind it.
     page.get_by_role("button", name="Why?").click()
+    reads(page, "Hand 1 as entered: Bait")
+    reads(page, "Ann & Cid called: 81 of 162")
+    page.get_by_label("Rule: Half-bait is bait").click()
     expect(page.get_by_text("Half-bait is bait", exact=True)).to_be_visible()
     expect(page.get_by_text("In this game: on (house rule)")).to_be_visible()
     screenshot(page, "rules-reference-why")

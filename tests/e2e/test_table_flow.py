@@ -111,11 +111,17 @@ def test_undo_the_last_hand_says_what_goes(
     see(page, "338 to go")
     tap(page, "Undo last hand")
     see(page, "Undo hand 2?")
-    see(page, re.compile(r"Hand 2 \(Ann dealt · Bob called ♥: 0 – 162\) will be removed"))
+    see(page, re.compile(r"Hand 2 \(Ann dealt · Bob called ♥: 0 – 162\) will be taken off"))
     tap(page, "Remove hand")
     expect(page.get_by_text("338 to go")).to_have_count(1)  # only Ann & Cid's is left
     see(page, "500 to go")
     see(page, "Hand 2: Ann deals, Bob speaks and leads")
+    # The undone hand leaves a trace under the sheet, folded; it can be put back.
+    tap(page, "1 undone hand")
+    see(page, "2. Bob called ♥")
+    tap(page, "Put hand 2 back")
+    expect(page.get_by_text("338 to go")).to_have_count(2)
+    see(page, "Hand 3: Bob deals, Cid speaks and leads")
 
 
 def test_edit_an_early_hand_rescores_the_sheet(
@@ -142,6 +148,11 @@ def test_edit_an_early_hand_rescores_the_sheet(
     see(page, "BAIT")
     see(page, "338 to go")   # Ann & Cid: 0 + 0 + 162 = 162
     see(page, "176 to go")   # Bob & Dee: 162 + 162 + 0 = 324
+    # The edit leaves its mark, and the hand's detail says what it was and became.
+    see(page, "EDITED")
+    page.get_by_text("1. Dee dealt · Ann called ♠").click()
+    see(page, "History")
+    see(page, re.compile(r"Edited on phone \d+ at \d\d:\d\d: Ann & Cid's tricks: 100 → 60"))
 
 
 def test_impossible_points_are_refused_with_the_reason(

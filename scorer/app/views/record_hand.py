@@ -7,13 +7,16 @@ import flet as ft
 from rules.cards import NATURAL_ORDER, Card, Suit
 from rules.errors import TarabishError
 from rules.game_file import hand_to_doc
+from rules.hand_file import parse_hand
 from rules.outcome_words import outcome_word
+from rules.ruling import HandRuling
 from rules.runs import rule_runs
 from rules.table import team_of
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import BAIT, MADE, RADIUS
 from scorer.app.views.common import app_bar, message_view, screen
+from scorer.app.views.conflict import conflict_view
 from scorer.app.views.kept import Kept
 from scorer.app.views.sheet import sheet_layer, sheet_view
 from scorer.app.views.table_code import locked_view
@@ -33,6 +36,7 @@ from scorer.app.widgets import (
     toggle,
     toggle_style,
 )
+from scorer.conflicts import Clash, DraftPlace, assess
 from scorer.draft import (
     CallerOption,
     Ending,
@@ -42,7 +46,9 @@ from scorer.draft import (
     preview_draft,
     trump_options,
 )
+from scorer.reference.sections import title_of
 from scorer.store.errors import StaleRevision, StoreError
+from scorer.trail_text import change_text
 
 PREVIEW_HEIGHT = 100
 ENDINGS = ((Ending.PLAYED, "Counted"), (Ending.MISPLAY, "Misplay"), (Ending.THROWN, "Thrown in"),
@@ -60,15 +66,16 @@ class RecordHand:
     phone has: comparing the whole screen was nine tenths of a tap's server time.
     """
 
-    def __init__(self, ctx: AppContext, model: GameModel, index: int | None) -> None:
+    def __init__(self, ctx: AppContext, model: GameModel, index: int | None,
+                 place: DraftPlace) -> None:
         self.ctx = ctx
         self.model = model
         self.index = index
         self.key = ctx.draft_key(model.id, index)
-        start = HandDraft()
-        if index is not None:
-            start = HandDraft.from_hand(model.game.hands[index])
-        self.draft = ctx.drafts.get(self.key, start)
+        self.place = place
+        """The hand's number and the revision the player sees it on (kept in
+        `ctx.places`): a save is made on that revision or not at all."""
+        self.draft = ctx.drafts.get(self.key) or start_draft(model, index)
         self.run_seat: int | None = next((s for s, _c in self.draft.run_groups()), None)
         self.run_suit: Suit = Suit.SPADES
         self.show_runs = bool(self.draft.run_cards) or self.draft.bella is not None
@@ -98,14 +105,17 @@ class RecordHand:
                                       color=ft.Colors.WHITE)
         self.ruling_reasons = ft.Text("", size=14, color=ft.Colors.WHITE, max_lines=3,
                                       overflow=ft.TextOverflow.ELLIPSIS)
-        self.why_section = ""
+        self.shown_ruling: HandRuling | None = None
+        """The ruling in the box now, for "Why?" (the explanation of this very hand)."""
         self.ruling_verdict = ft.Row([
             ft.Column([self.ruling_outcome, self.ruling_reasons], spacing=2, expand=True),
             ft.TextButton("Why?", icon=ft.Icons.MENU_BOOK, height=48,
                           style=ft.ButtonStyle(color=ft.Colors.WHITE,
                                                icon_color=ft.Colors.WHITE),
-                          tooltip="The rule behind this ruling",
-                          on_click=lambda _e: self._why(self.why_section)),
+                          # The box is a fixed size (the pad must not move under the
+                          # thumb): Why? shows the whole ruling, however long.
+                          tooltip="The whole ruling of this hand, worked out",
+                          on_click=lambda _e: self.explain()),
         ], vertical_alignment=ft.CrossAxisAlignment.START)
         self.ruling_box = ft.Container(
             content=self.ruling_plain, height=PREVIEW_HEIGHT,
@@ -184,23 +194,26 @@ class RecordHand:
         try:
             self.ctx.actions.save_hand(self.model, hand, self.index)
         except StaleRevision as exc:
-            # Another phone changed the game: this hand may have moved on (another
-            # dealer, other seats forced), so the screen is put together again.
-            self.model = GameModel.load(exc.current)
-            self._caller_options = caller_options(self.model.game, self.model.replay,
-                                                  self.position)
-            self._trumps = [str(t) for t in trump_options(self.model.game)]
-            self.problem = str(exc)
-            self.ctx.toast(str(exc), error=True)
-            self.build()
-            if self.body.page is not None:
-                self.ctx.page.update()
+            # Another phone changed the game since this screen was drawn: nothing was
+            # saved. The same hand saved there is done; anything else is shown to the
+            # player before any save (`record_hand_view` draws it from the store).
+            self.ctx.drafts[self.key] = self.draft
+            current = GameModel.load(exc.current)
+            found = assess(self.place, self.draft, current.game, current.stored.revision)
+            if found.clash is Clash.SAME:
+                self.ctx.forget_draft(self.key)
+                self.ctx.tell(self.model.id, f"Hand {self.place.number} was already recorded "
+                              "by another phone, exactly as you entered it: the sheet has it "
+                              "once.")
+                self.ctx.go(f"/game/{self.model.id}")
+                return
+            self.ctx.router_refresh()
             return
         except (StoreError, TarabishError) as exc:
             self.problem = str(exc)
             self.render()
             return
-        self.ctx.drafts.pop(self.key, None)
+        self.ctx.forget_draft(self.key)
         self.ctx.go(f"/game/{self.model.id}")
 
     # --- drawing ---------------------------------------------------------------------------
@@ -209,6 +222,11 @@ class RecordHand:
         self.caller_part.controls = self._caller_section()
         self.body.controls = [self.caller_part, self.trump_part, self.extras_part,
                               self.points_anchor]
+        if self.place.told:
+            told = notice("While you entered this hand, on another phone: "
+                          + "; ".join(self.place.told) + ". Check it, then save.",
+                          icon=ft.Icons.INFO)
+            self.body.controls.insert(0, told)
         self.trump_part.controls = self._trump_section()
         self.ending_row.controls = self._ending_toggles()
         self.points_anchor.controls = section_controls("Trick points", self.ending_row,
@@ -536,17 +554,46 @@ class RecordHand:
                       else ft.Colors.SURFACE_CONTAINER_HIGH)
             return
         verdict = [r for r in ruling.reasons if r.code.startswith("hand.")] or list(ruling.reasons)
-        self.why_section = verdict[0].section
+        self.shown_ruling = ruling
         self._set(self.ruling_outcome, value=outcome_word(ruling.outcome))
         self._set(self.ruling_reasons, value=". ".join(r.text for r in verdict))
         self._set(self.ruling_box, content=self.ruling_verdict,
                   bgcolor=MADE if ruling.outcome.value == "made" else BAIT)
 
+    def explain(self) -> None:
+        """This hand's ruling worked out in full (every figure, then a link to the rule
+        behind each step), over the form: nothing entered is lost."""
+        ruling = self.shown_ruling
+        if ruling is None:
+            return
+        number = self.place.number
+
+        def rule(section: str) -> None:
+            self.ctx.page.pop_dialog()
+            self._why(section)
+
+        lines: list[ft.Control] = [
+            ft.Row([ft.Text(reason.text, size=15, expand=True),
+                    ft.IconButton(ft.Icons.MENU_BOOK, tooltip=f"Rule: {title_of(reason.section)}",
+                                  on_click=lambda _e, sec=reason.section: rule(sec))],
+                   vertical_alignment=ft.CrossAxisAlignment.CENTER)
+            for reason in ruling.reasons]
+        self.ctx.page.show_dialog(ft.AlertDialog(
+            title=ft.Text(f"Hand {number} as entered: {outcome_word(ruling.outcome)}", size=18),
+            content=ft.Column(lines, tight=True, spacing=4, scroll=ft.ScrollMode.AUTO),
+            actions=[ft.TextButton("Close", on_click=lambda _e: self.ctx.page.pop_dialog())],
+        ))
+
     def _why(self, section_id: str) -> None:
-        """Open the rules at the section behind the ruling; Back returns to this hand."""
+        """Open the rules at a section behind the ruling; Back returns to this hand."""
         self.ctx.drafts[self.key] = self.draft
         hand = "new" if self.index is None else str(self.index + 1)
         self.ctx.go(f"/rules?section={section_id}&game={self.model.id}&hand={hand}&from=hand")
+
+
+def start_draft(model: GameModel, index: int | None) -> HandDraft:
+    """The taps a form opens with: none for a new hand, the saved hand for an edit."""
+    return HandDraft() if index is None else HandDraft.from_hand(model.game.hands[index])
 
 
 def record_hand_view(ctx: AppContext, game_id: str, number: int | None = None) -> ft.View:
@@ -558,13 +605,34 @@ def record_hand_view(ctx: AppContext, game_id: str, number: int | None = None) -
     if not ctx.actions.can_edit(game_id):
         return locked_view(ctx, route, game_id)
     index = None if number is None else number - 1
+    key = ctx.draft_key(game_id, index)
+    place = _place(ctx, model, index, key)
+    draft = ctx.drafts.get(key)
+    if place is not None and draft is not None:
+        found = assess(place, draft, model.game, model.stored.revision)
+        if found.clash is Clash.SAME:
+            ctx.forget_draft(key)
+            return message_view(ctx, route, "Already recorded",
+                                f"Hand {found.number} was already recorded by another phone, "
+                                "exactly as this phone had it. The sheet has it once.")
+        if found.clash in (Clash.THEIRS, Clash.GONE):
+            return conflict_view(ctx, route, model, key, place, draft, found)
+        if found.clash is Clash.ELSEWHERE:
+            news = tuple(change_text(e, model.game) for e in model.changes_since(place.revision)
+                         if not ctx.actions.made_here(game_id, e.revision))
+            place = place.seen(model.stored.revision, news)
     if index is not None and not 0 <= index < len(model.game.hands):
         return message_view(ctx, route, "No such hand",
                             f"This game has {len(model.game.hands)} hands, not {number}.")
     if index is None and model.replay.is_over:
         return message_view(ctx, route, "Game over",
                             "This game has been won: no more hands can be recorded.")
-    form = RecordHand(ctx, model, index)
+    if place is None:
+        base = None if index is None else model.stored.doc["hands"][index]
+        position = len(model.game.hands) if index is None else index
+        place = DraftPlace(number=position + 1, revision=model.stored.revision, base=base)
+    ctx.places[key] = place
+    form = RecordHand(ctx, model, index, place)
     form.build()
     title = "Record hand" if index is None else f"Edit hand {number}"
     title += f" {len(model.game.hands) + 1}" if index is None else ""
@@ -578,3 +646,25 @@ def record_hand_view(ctx: AppContext, game_id: str, number: int | None = None) -
     if len(view.controls) == 1 and isinstance(view.controls[0], ft.Stack):
         form.below(sheet_layer(view))
     return view
+
+
+def _place(ctx: AppContext, model: GameModel, index: int | None, key: str) -> DraftPlace | None:
+    """The place of the hand being entered under `key`, if its taps are worth keeping:
+    a form left with nothing tapped opens afresh on the game as it is now."""
+    place = ctx.places.get(key)
+    draft = ctx.drafts.get(key)
+    if place is None or draft is None:
+        ctx.forget_draft(key)
+        return None
+    if index is None:
+        untouched = draft == HandDraft()
+    else:
+        try:
+            untouched = place.base is not None and draft == HandDraft.from_hand(
+                parse_hand(place.base))
+        except TarabishError:
+            untouched = False
+    if untouched and place.revision != model.stored.revision:
+        ctx.forget_draft(key)
+        return None
+    return place

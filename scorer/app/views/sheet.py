@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 
 import flet as ft
 
+from rules.history import HandEntry
 from rules.replay import HandResult
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
@@ -15,13 +16,23 @@ from scorer.app.views.common import app_bar, keyed, message_view, screen
 from scorer.app.views.kept import Kept
 from scorer.app.views.race_chart import race_panel
 from scorer.app.views.share import share_button, share_icon
+from scorer.app.views.sheet_trail import (
+    EDITED,
+    hand_trail,
+    history_lines,
+    notices_card,
+    undone_panel,
+    was_edited,
+)
 from scorer.app.views.summary_card import summary_card
 from scorer.app.views.table_code import watcher_banner
 from scorer.app.widgets import big_button, notice
-from scorer.store.errors import StoreError
+from scorer.reference.sections import title_of
+from scorer.store.errors import StaleRevision, StoreError
 
 TAG_COLOURS = {"BAIT": BAIT, "½ BAIT": ft.Colors.ORANGE_800, "MISPLAY": ft.Colors.PURPLE_700,
-               "THROWN": ft.Colors.BROWN_600, "PASSED": ft.Colors.GREY_700}
+               "THROWN": ft.Colors.BROWN_600, "PASSED": ft.Colors.GREY_700,
+               EDITED: ft.Colors.BLUE_GREY_700}
 
 
 def total_card(name: str, total: int, line: str, highlight: bool) -> ft.Control:
@@ -54,9 +65,10 @@ def score_cell(score: str, total: str) -> ft.Control:
     ], width=48, text_align=ft.TextAlign.RIGHT)
 
 
-def hand_row(ctx: AppContext, model: GameModel, result: HandResult, editable: bool) -> ft.Control:
-    """One hand on the sheet; a tap shows its ruling. Kept to a few controls: a
-    sheet of twenty hands is built whole on every phone after each Save."""
+def hand_row(ctx: AppContext, model: GameModel, result: HandResult, editable: bool,
+             trail: tuple[HandEntry, ...] = ()) -> ft.Control:
+    """One hand on the sheet; a tap shows its ruling and its story (`trail`). Kept to a
+    few controls: a sheet of twenty hands is built whole on every phone after each Save."""
     ruling = result.ruling
     title = ft.Text(f"{result.number}. {model.describe(result)}", size=15,
                     weight=ft.FontWeight.W_600)
@@ -66,7 +78,7 @@ def hand_row(ctx: AppContext, model: GameModel, result: HandResult, editable: bo
                                          color=ft.Colors.ERROR)], spacing=4, expand=True)
         scores = ("–", "–")
     else:
-        tags = ruling.tags
+        tags = (*ruling.tags, EDITED) if was_edited(trail) else ruling.tags
         if tags:
             left = ft.Column([title, ft.Row([tag_chip(t) for t in tags], spacing=4, wrap=True)],
                              spacing=4, expand=True)
@@ -81,7 +93,7 @@ def hand_row(ctx: AppContext, model: GameModel, result: HandResult, editable: bo
         padding=9,
         border_radius=10,
         bgcolor=ft.Colors.ERROR_CONTAINER if ruling is None else ft.Colors.SURFACE_CONTAINER_LOW,
-        on_click=lambda _e: show_hand(ctx, model, result, editable),
+        on_click=lambda _e: show_hand(ctx, model, result, editable, trail),
         ink=True,
         key=f"hand{result.number}",  # a redrawn sheet sends the new hand, not every row
     )
@@ -94,7 +106,7 @@ def reason_lines(
     return [
         ft.Row([
             ft.Text(text, size=15, expand=True),
-            ft.IconButton(ft.Icons.MENU_BOOK, tooltip=f"Rule: {section}",
+            ft.IconButton(ft.Icons.MENU_BOOK, tooltip=f"Rule: {title_of(section)}",
                           on_click=lambda _e, sec=section: go_rules(ctx, game_id, sec)),
         ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
         for text, section in reasons
@@ -113,8 +125,10 @@ def on_top(ctx: AppContext, game_id: str) -> bool:
     return urlsplit(ctx.shown_route()).path.rstrip("/") == f"/game/{game_id}"
 
 
-def show_hand(ctx: AppContext, model: GameModel, result: HandResult, editable: bool) -> None:
-    """The hand's full ruling, reason by reason, with Edit."""
+def show_hand(ctx: AppContext, model: GameModel, result: HandResult, editable: bool,
+              trail: tuple[HandEntry, ...] = ()) -> None:
+    """The hand's full ruling, reason by reason, its story (who recorded it, what each
+    edit changed), with Edit."""
     if not on_top(ctx, model.id):
         return
     ruling = result.ruling
@@ -122,6 +136,10 @@ def show_hand(ctx: AppContext, model: GameModel, result: HandResult, editable: b
         reasons = [(result.error or "This hand cannot stand.", "making-it")]
     else:
         reasons = [(r.text, r.section) for r in ruling.reasons]
+    story = [ft.Text(line, size=14, color=ft.Colors.ON_SURFACE_VARIANT)
+             for line in history_lines(model, trail)]
+    if story:
+        story.insert(0, ft.Text("History", size=15, weight=ft.FontWeight.BOLD))
     actions: list[ft.Control] = [ft.TextButton("Close", on_click=lambda _e: ctx.page.pop_dialog())]
     if editable:
         def edit(_e: object) -> None:
@@ -131,8 +149,8 @@ def show_hand(ctx: AppContext, model: GameModel, result: HandResult, editable: b
         actions.append(ft.FilledButton("Edit this hand", icon=ft.Icons.EDIT, on_click=edit))
     ctx.page.show_dialog(ft.AlertDialog(
         title=ft.Text(f"Hand {result.number}: {model.describe(result)}", size=18),
-        content=ft.Column(reason_lines(ctx, model.id, reasons), tight=True, spacing=4,
-                          scroll=ft.ScrollMode.AUTO),
+        content=ft.Column([*reason_lines(ctx, model.id, reasons), *story], tight=True,
+                          spacing=4, scroll=ft.ScrollMode.AUTO),
         actions=actions,
     ))
 
@@ -161,12 +179,17 @@ def confirm_undo(ctx: AppContext, model: GameModel) -> None:
     last = model.replay.hands[-1]
     ruling = last.ruling
     score = f": {ruling.scores[0]} – {ruling.scores[1]}" if ruling else ""
-    text = f"Hand {last.number} ({model.describe(last)}{score}) will be removed from the sheet."
+    text = (f"Hand {last.number} ({model.describe(last)}{score}) will be taken off the sheet. "
+            "It stays listed under the sheet, and can be put back.")
 
     def remove(_e: object) -> None:
         ctx.page.pop_dialog()
         try:
             ctx.actions.undo_last_hand(model)
+        except StaleRevision as exc:  # only the hand this phone showed may go
+            ctx.toast(f"{exc} Nothing was undone: undo again if you still mean it.",
+                      error=True)
+            ctx.router_refresh()
         except StoreError as exc:
             ctx.toast(str(exc), error=True)
             ctx.router_refresh()
@@ -190,9 +213,13 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
     except (StoreError, ValueError) as exc:
         return over or message_view(ctx, route, "Game not found", str(exc))
     replay = model.replay
+    ctx.take_news(model)
     kept = Kept(ctx, route)
     cards = header_cards(model)
     body: list[ft.Control] = [kept.part("header", cards, lambda: sheet_header(cards))]
+    news = tuple(ctx.notices.get(game_id, ()))
+    if news:
+        body.insert(0, kept.part("news", news, lambda: notices_card(ctx, game_id, news)))
     if replay.winner is not None:
         body.append(summary_card(model))
     else:
@@ -218,15 +245,20 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
     if replay.hands:
         body.append(kept.part("columns", teams, lambda: column_heads(teams)))
         for result in reversed(replay.hands):
-            # The row's tap shows this hand's ruling: all it needs is drawn from.
+            # The row's tap shows this hand's ruling and story: all it needs is drawn from.
+            trail = hand_trail(model, result.number)
             body.append(kept.part(
-                f"hand{result.number}", (result, model.describe(result), editable),
-                lambda result=result: hand_row(ctx, model, result, editable)))
+                f"hand{result.number}", (result, model.describe(result), editable, trail),
+                lambda result=result, trail=trail: hand_row(ctx, model, result, editable,
+                                                            trail)))
     else:
         first = ("No hands yet. Tap Record hand when the first hand is counted." if editable
                  else "No hands yet: they appear here as the table records them.")
         body.append(ft.Text(first,
                             size=15, color=ft.Colors.ON_SURFACE_VARIANT))
+    undone = undone_panel(ctx, model, editable)
+    if undone is not None:
+        body.append(undone)
     # Sharing and the watcher's banner need only the game's id; Undo reads the
     # revision it was drawn for, so it is drawn again after every change.
     body.append(kept.part("extras", game_id, lambda: share_button(ctx, model)))
@@ -252,7 +284,11 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
         share_icon(ctx, model),
     ]))
     bottom = ft.Column(buttons) if buttons else None
-    return kept.done(layered(keyed(screen(route, bar, body, bottom=bottom)), over, kept))
+    # A won game opens on its winner: a column under another key is a new one on the
+    # phone, scrolled to the top (the same one would keep the offset of the last hand).
+    column = ft.Column(key="won" if replay.winner is not None else None)
+    return kept.done(layered(keyed(screen(route, bar, body, bottom=bottom, column=column)),
+                             over, kept))
 
 
 def layered(sheet: ft.View, over: ft.View | None, kept: Kept) -> ft.View:

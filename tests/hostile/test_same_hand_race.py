@@ -1,0 +1,81 @@
+"""Two phones save the same hand at the same moment (issue 23, item 1).
+
+Both hold the game's table code and record hand 1; their Save taps reach the
+server within 10 ms of each other (a barrier releases both sockets at once).
+The game must end up with one hand 1 and never a phantom hand 2: the phone that
+lost the race is told the hand is already recorded (same hand) or is shown both
+versions to choose from (different hands)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from scorer.rights.codes import TableCodes
+from tests.hostile.conftest import StartServer, make_game
+from tests.hostile.flet_client import FletClient
+
+PHONES = ("race-phone-a-token-0123456789", "race-phone-b-token-0123456789")
+
+
+def hands_saved(data: Path, game_id: str) -> list[dict[str, object]]:
+    record = json.loads((data / "games" / f"{game_id}.json").read_text())["game"]["1"]
+    return list(record["doc"]["hands"])
+
+
+def ready_to_save(phone: FletClient, caller: str, suit: str, digits: str) -> int:
+    """Record hand 1 up to Save; the Save button's id."""
+    phone.wait_for("Who called?", timeout=15)
+    for label in (caller, suit, *digits):
+        phone.click(label)
+        phone.pump(0.3)
+    phone.wait_for(f"called: {digits} of 162")
+    return phone.buttons("Save hand")[0]
+
+
+@pytest.mark.parametrize(("b_hand", "loser_reads"), [
+    (("Bob", "♥", "90"), "already recorded by another phone"),
+    (("Cid", "♠", "100"), "Hand 1: two versions"),
+])
+def test_two_saves_in_the_same_10_ms_store_one_hand(
+    start_server: StartServer, tmp_path: Path, b_hand: tuple[str, str, str], loser_reads: str,
+) -> None:
+    data = tmp_path / "data"
+    game_id, _code = make_game(data, holder=PHONES[0])
+    TableCodes(data).grant(game_id, PHONES[1])
+    server = start_server(data)
+    route = f"/game/{game_id}/hand"
+    with FletClient(server.port, route=route, device=PHONES[0]) as a, \
+            FletClient(server.port, route=route, device=PHONES[1], source="127.0.0.2") as b:
+        a.pump(1.0)
+        b.pump(1.0)
+        save_a = ready_to_save(a, "Bob", "♥", "90")  # Ann deals: Bob speaks first
+        save_b = ready_to_save(b, *b_hand)
+        mark_a, mark_b = a.mark(), b.mark()
+        gate = threading.Barrier(2)
+        sent: list[float] = []
+
+        def tap(phone: FletClient, save: int) -> None:
+            gate.wait()
+            phone.event(save, "click")
+            sent.append(time.perf_counter())
+
+        taps = [threading.Thread(target=tap, args=(a, save_a)),
+                threading.Thread(target=tap, args=(b, save_b))]
+        for thread in taps:
+            thread.start()
+        for thread in taps:
+            thread.join(5)
+        assert len(sent) == 2 and abs(sent[0] - sent[1]) < 0.010, sent
+        deadline = time.monotonic() + 10
+        while loser_reads not in " ".join(a.said(mark_a) + b.said(mark_b)):
+            assert time.monotonic() < deadline, (a.said(mark_a), b.said(mark_b))
+            a.pump(0.2)
+            b.pump(0.2)
+    saved = hands_saved(data, game_id)
+    assert len(saved) == 1, saved  # one hand 1, no phantom hand 2
+    assert "Traceback" not in server.log()
