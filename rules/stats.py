@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rules.game import Game
 from rules.replay import replay
 from rules.ruling import Outcome
-from rules.table import partner_of, team_of
+from rules.table import partner_of, right_of, team_of
 
 CALL_OUTCOMES = frozenset({Outcome.MADE, Outcome.HALF_BAIT, Outcome.BAIT})
 _OUTCOME_FIELD = {Outcome.MADE: "made", Outcome.HALF_BAIT: "half_baits", Outcome.BAIT: "baits"}
@@ -66,7 +66,10 @@ def game_facts(game: Game) -> GameFacts:
 
     A call counts when the hand was ruled made, half-bait or bait (misplays,
     throw-ins and passes are not calls); its points are what the caller's team
-    scored on it. Hands the engine refuses count for nothing.
+    scored on it. A *forced* call is one the forced-at house rule obliged: the
+    call came round to the player before the dealer while that player's team
+    was over the mark (calling first while forced is a choice, not this).
+    Hands the engine refuses count for nothing.
     """
     result = replay(game)
     seats: list[dict[str, int]] = [dict.fromkeys(SeatFacts.model_fields, 0) for _ in range(4)]
@@ -90,7 +93,7 @@ def game_facts(game: Game) -> GameFacts:
         figures["calls"] += 1
         figures[_OUTCOME_FIELD[ruling.outcome]] += 1
         figures["call_points"] += ruling.scores[team_of(caller)]
-        if team_of(caller) in hand.forced:
+        if caller == right_of(hand.dealer) and team_of(caller) in hand.forced:
             figures["forced_calls"] += 1
     return GameFacts(
         players=game.players,
@@ -140,6 +143,8 @@ class PlayerStats(SeatFacts):
 
     name: str
     games: int = 0
+    finished: int = 0
+    """Games counted that were won by a team: a win rate is over these."""
     wins: int = 0
 
     @property
@@ -160,10 +165,12 @@ class PartnershipStats(BaseModel):
 
     players: tuple[str, str]
     games: int = 0
+    finished: int = 0
     wins: int = 0
 
     def contract(self) -> dict[str, Any]:
-        return {"players": list(self.players), "games": self.games, "wins": self.wins}
+        return {"players": list(self.players), "games": self.games, "wins": self.wins,
+                "finished": self.finished}
 
 
 class Matchup(BaseModel):
@@ -200,8 +207,9 @@ class Stats(BaseModel):
 
 PLAYER_KEYS = (
     "name", "games", "wins", "calls", "made", "half_baits", "baits", "call_points", "bellas",
+    "finished",
 )
-PARTNERSHIP_KEYS = ("players", "games", "wins")
+PARTNERSHIP_KEYS = ("players", "games", "wins", "finished")
 
 
 def display_names(games: Iterable[PlayedGame]) -> dict[str, str]:
@@ -249,7 +257,7 @@ def compute_stats(games: Sequence[PlayedGame], wanted: StatsFilter | None = None
     wanted = wanted or StatsFilter()
     names = display_names(games)
     players: dict[str, dict[str, int]] = {}
-    pairs: dict[tuple[str, str], list[int]] = {}
+    pairs: dict[tuple[str, str], list[int]] = {}  # games, wins, finished
     matchups: dict[tuple[tuple[str, str], tuple[str, str]], list[int]] = {}
     counted = 0
     for played in games:
@@ -262,11 +270,14 @@ def compute_stats(games: Sequence[PlayedGame], wanted: StatsFilter | None = None
         keys = [player_key(name) for name in facts.players]
         if len(set(keys)) < 4:
             continue  # one name twice at a table: the engine never allows it
+        if facts.hands == 0:
+            continue  # started, never played (Play again makes one): not a game
         counted += 1
         finished = facts.winner is not None
         for seat in seats:
             row = players.setdefault(keys[seat], dict.fromkeys(_SUMMED, 0))
             row["games"] += 1
+            row["finished"] += int(finished)
             row["wins"] += int(finished and team_of(seat) == facts.winner)
             seat_facts = facts.seats[seat]
             for field in _SEAT_FIELDS:
@@ -275,9 +286,10 @@ def compute_stats(games: Sequence[PlayedGame], wanted: StatsFilter | None = None
         for team, pair in enumerate(teams):
             if not _pair_counts(pair, keys, seats, wanted):
                 continue
-            figures = pairs.setdefault(pair, [0, 0])
+            figures = pairs.setdefault(pair, [0, 0, 0])
             figures[0] += 1
             figures[1] += int(finished and facts.winner == team)
+            figures[2] += int(finished)
         order = 0 if teams[0] <= teams[1] else 1
         sides = (teams[order], teams[1 - order])
         match = matchups.setdefault(sides, [0, 0, 0])
@@ -294,8 +306,9 @@ def compute_stats(games: Sequence[PlayedGame], wanted: StatsFilter | None = None
             for key, row in sorted(players.items(), key=lambda item: _sort_key(names[item[0]]))
         ),
         partnerships=tuple(
-            PartnershipStats(players=_named(pair, names), games=g, wins=w)
-            for pair, (g, w) in sorted(pairs.items(), key=lambda item: _pair_sort(item[0], names))
+            PartnershipStats(players=_named(pair, names), games=g, wins=w, finished=f)
+            for pair, (g, w, f) in sorted(pairs.items(),
+                                          key=lambda item: _pair_sort(item[0], names))
         ),
         matchups=tuple(
             Matchup(sides=(_named(a, names), _named(b, names)), games=g, wins=(x, y))
@@ -308,7 +321,7 @@ def compute_stats(games: Sequence[PlayedGame], wanted: StatsFilter | None = None
 
 
 _SEAT_FIELDS = tuple(SeatFacts.model_fields)
-_SUMMED = ("games", "wins", *_SEAT_FIELDS)
+_SUMMED = ("games", "finished", "wins", *_SEAT_FIELDS)
 
 
 def _pair_counts(

@@ -48,11 +48,11 @@ def format_stats(stats: Stats, wanted: StatsFilter | None = None) -> str:
     count = f"{stats.games} game{'s' if stats.games != 1 else ''}"
     lines = [f"{count}: {scope}" if scope else count, "", "Players"]
     lines += _table(
-        ("NAME", "GAMES", "WINS", "CALLS", "MADE", "½ BAIT", "BAIT", "PTS/CALL", "FORCED",
-         "BELLA", "RUNS SHOWN", "RUNS SCORED"),
+        ("NAME", "GAMES", "FINISHED", "WINS", "CALLS", "MADE", "½ BAIT", "BAIT", "PTS/CALL",
+         "FORCED", "BELLA", "RUNS SHOWN", "RUNS SCORED"),
         [
             (
-                p.name, str(p.games), str(p.wins), str(p.calls), str(p.made),
+                p.name, str(p.games), str(p.finished), str(p.wins), str(p.calls), str(p.made),
                 str(p.half_baits), str(p.baits),
                 f"{p.average_call_points:.0f}" if p.average_call_points is not None else "-",
                 str(p.forced_calls), str(p.bellas), str(p.runs_shown), str(p.runs_scored),
@@ -63,12 +63,16 @@ def format_stats(stats: Stats, wanted: StatsFilter | None = None) -> str:
     if stats.partnerships:
         lines += ["", "Partnerships"]
         lines += _table(
-            ("PARTNERS", "GAMES", "WINS", "WON"),
+            ("PARTNERS", "GAMES", "FINISHED", "WINS", "WON"),
             [
-                (" & ".join(q.players), str(q.games), str(q.wins), _percent(q.wins, q.games))
+                (" & ".join(q.players), str(q.games), str(q.finished), str(q.wins),
+                 _percent(q.wins, q.finished))
                 for q in stats.partnerships
             ],
         )
+    if any(p.forced_calls for p in stats.players):
+        lines += ["", "FORCED: calls the forced rule made (the call came round to the player "
+                      "before the dealer while their team was over the mark)."]
     if stats.matchups:
         lines += ["", "Head to head (finished games)"]
         lines += _table(

@@ -66,8 +66,10 @@ def test_contract_keys_are_exactly_the_published_ones() -> None:
     assert set(contract) == {"games", "players", "partnerships"}
     assert all(tuple(p) == PLAYER_KEYS for p in contract["players"])
     assert all(tuple(q) == PARTNERSHIP_KEYS for q in contract["partnerships"])
+    # The published keys stay; `finished` (games won by a team) came after them.
     assert PLAYER_KEYS == ("name", "games", "wins", "calls", "made", "half_baits", "baits",
-                           "call_points", "bellas")
+                           "call_points", "bellas", "finished")
+    assert PARTNERSHIP_KEYS == ("players", "games", "wins", "finished")
 
 
 def test_tarabish_stats_json_over_a_stored_copy(

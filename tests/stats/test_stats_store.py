@@ -221,10 +221,11 @@ def test_stats_text_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "1 game"
     header = lines[3].split()
-    assert header[:8] == ["NAME", "GAMES", "WINS", "CALLS", "MADE", "½", "BAIT", "BAIT"]
+    assert header[:9] == ["NAME", "GAMES", "FINISHED", "WINS", "CALLS", "MADE", "½", "BAIT",
+                          "BAIT"]
     ann = next(line.split() for line in lines if line.startswith("Ann "))
-    # Ann called twice: made 100, bait 0, so 50 a call on average.
-    assert ann[:9] == ["Ann", "1", "0", "2", "1", "0", "1", "50", "0"]
+    # Ann called twice: made 100, bait 0, so 50 a call on average; not finished.
+    assert ann[:10] == ["Ann", "1", "0", "0", "2", "1", "0", "1", "50", "0"]
     assert "Ann & Cid" in "\n".join(lines) and "Partnerships" in lines
 
 

@@ -42,9 +42,22 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
+FORCED_MEANS = ("A forced call is one the forced rule made: the call came round to the "
+                "player before the dealer while their team was over the mark.")
+
+
+def games_line(games: int, finished: int, wins: int) -> str:
+    """`3 games, 2 wins (67 %)`; a win rate is over finished games only:
+    `3 games (2 finished), 2 wins (100 %)`."""
+    played = _plural(games, "game")
+    if finished != games:
+        played += f" ({finished} finished)"
+    return f"{played}, {_plural(wins, 'win')}{_percent(wins, finished)}"
+
+
 def player_lines(p: PlayerStats) -> list[str]:
     """A player's figures as short lines a phone can show."""
-    lines = [f"{_plural(p.games, 'game')}, {_plural(p.wins, 'win')}{_percent(p.wins, p.games)}"]
+    lines = [games_line(p.games, p.finished, p.wins)]
     if p.calls:
         average = p.average_call_points or 0
         lines.append(f"{_plural(p.calls, 'call')}: {p.made} made, "
@@ -123,12 +136,14 @@ class StatisticsScreen:
             return parts
         parts.append(ft.Text(f"{_plural(stats.games, 'game')} counted", size=16,
                              weight=ft.FontWeight.W_600))
-        parts.append(section("Players", *(self._player_card(p) for p in stats.players)))
+        note = FORCED_MEANS if any(p.forced_calls for p in stats.players) else None
+        parts.append(section("Players", *(self._player_card(p) for p in stats.players),
+                             note=note))
         if stats.partnerships:
             pairs = _most_played(stats.partnerships)
             parts.append(section("Partnerships", *(
                 self._row(f"{q.players[0]} & {q.players[1]}",
-                          f"{_plural(q.games, 'game')}, {_plural(q.wins, 'win')}")
+                          games_line(q.games, q.finished, q.wins))
                 for q in pairs), *_more(len(stats.partnerships) - len(pairs))))
         if stats.matchups and self.player is None:
             matches = _most_played(stats.matchups)
