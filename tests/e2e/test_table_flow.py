@@ -227,6 +227,25 @@ def test_play_to_500_see_the_winner_and_play_again(
     expect(page.get_by_text("500 to go")).to_have_count(2)
 
 
+def test_a_won_game_opens_on_its_winner(
+    page: Page, app_url: str, open_app: Open, app_server: Any
+) -> None:
+    """The winning Save shows the winner, not the rows the sheet was scrolled to."""
+    made = {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 82}}
+    game = seed_game(app_server.data_dir, [made] * 5)  # 410 to 400
+    page.set_viewport_size({"width": 360, "height": 640})
+    open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
+    enter_seeded_code(page, game)
+    see(page, "90 to go")
+    page.mouse.move(180, 300)
+    page.mouse.wheel(0, 3000)  # down to the first hands
+    expect(page.get_by_text("1. Dee dealt · Ann called ♥")).to_be_in_viewport()
+    expect(page.get_by_text("90 to go")).not_to_be_in_viewport()
+    record_counted_hand(page, "Cid", "Clubs", "100")
+    see(page, "Ann & Cid win, 510 to 462 (target 500)")
+    expect(page.get_by_text("WINNER")).to_be_in_viewport()
+
+
 def test_reload_brings_back_the_same_game(
     page: Page, app_url: str, open_app: Open, app_server: Any
 ) -> None:
