@@ -195,3 +195,19 @@ def test_share_urls_prefer_the_lan_address(store: GameStore, monkeypatch: pytest
     a = phone(store, "phone-a-device-token-00001")
     a.ctx.page.url = "http://localhost:8550/game/0123abcd"
     assert a.share_urls("0123abcd") == ["http://192.168.1.20:8550/game/0123abcd"]
+
+
+def test_a_phone_is_named_in_the_trail_by_the_name_it_chose_never_its_token(
+        store: GameStore) -> None:
+    game = new_game(store)
+    first = phone(store, "first-device-token-0000001")
+    first.game_created(game)
+    second = phone(store, "second-device-token-000002")
+    second.game_created(game)
+    assert first.label() == "phone 1" and second.label() == "phone 2"
+    assert second.name_phone("  Mary\x1b ") == "Mary"  # trimmed, no control characters
+    second.save_hand(model(store, game), HAND, None)
+    saved = store.get_game(game)
+    assert saved.history[-1]["by"] == "Mary"
+    assert "second-device-token" not in str(saved.history)
+    assert second.name_phone("") == "phone 2"  # blank: back to its number

@@ -12,6 +12,7 @@ from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import RADIUS
 from scorer.app.widgets import big_button
+from scorer.store.errors import StoreError
 
 QR_SIZE = 232
 
@@ -66,6 +67,7 @@ def share_panel(ctx: AppContext, model: GameModel) -> ft.Control:
             bgcolor=ft.Colors.PRIMARY_CONTAINER, border_radius=ft.BorderRadius.all(RADIUS),
             padding=ft.Padding.symmetric(horizontal=12, vertical=8),
         ))
+        parts.append(phone_name(ctx))
     else:
         parts.append(ft.Text("Anyone with this address can watch. Recording hands needs the "
                              "table code from the phone that started the game, or from the "
@@ -74,6 +76,26 @@ def share_panel(ctx: AppContext, model: GameModel) -> ft.Control:
                              color=ft.Colors.ON_SURFACE_VARIANT))
     return ft.Column(parts, spacing=10, tight=True,
                      horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def phone_name(ctx: AppContext) -> ft.Control:
+    """The name this phone goes by beside its changes in the games' history."""
+    field = ft.TextField(label="This phone's name in the history",
+                         value=ctx.actions.phone_name() or "", hint_text="e.g. Mary",
+                         max_length=30, dense=True, expand=True)
+
+    def keep(_e: object) -> None:
+        try:
+            label = ctx.actions.name_phone(field.value or "")
+        except StoreError as exc:
+            ctx.toast(str(exc), error=True)
+            return
+        field.value = "" if label.startswith("phone ") else label
+        ctx.toast(f"Changes from this phone now show '{label}'.")
+
+    field.on_submit = keep
+    return ft.Row([field, ft.TextButton("Save", on_click=keep, height=48)],
+                  vertical_alignment=ft.CrossAxisAlignment.START)
 
 
 def phone_panel(ctx: AppContext, model: GameModel) -> ft.Control:
