@@ -12,6 +12,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -94,3 +95,14 @@ def make_game(data_dir: Path, holder: str | None = "holder-token-0123456789") ->
         game_id = store.create_game(dict(DOC)).id
     code = TableCodes(data_dir).start(game_id, holder) if holder else ""
     return game_id, code
+
+
+def delete_from_past_games(phone: Any, game_file: Path) -> None:
+    """On Past games: Delete, confirm, and wait (bounded) for the game's file to go."""
+    mark = phone.mark()
+    phone.click("Delete", kind="TextButton")
+    phone.wait_for("Delete this game?", since=mark)
+    phone.click("Delete", kind="FilledButton")
+    deadline = time.monotonic() + 10
+    while game_file.exists() and time.monotonic() < deadline:
+        phone.pump(0.2)

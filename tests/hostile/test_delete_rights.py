@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
-from tests.hostile.conftest import StartServer, make_game
+from tests.hostile.conftest import StartServer, delete_from_past_games, make_game
 from tests.hostile.flet_client import FletClient
 
 HOLDER = "holder-token-0123456789"
@@ -42,12 +41,6 @@ def test_the_holder_deletes_the_game_and_its_code_goes_with_it(
     game_file = data / "games" / f"{game_id}.json"
     with FletClient(server.port, route="/games", device=HOLDER) as phone:
         phone.pump(1.0)
-        mark = phone.mark()
-        phone.click("Delete", kind="TextButton")
-        phone.wait_for("Delete this game?", since=mark)
-        phone.click("Delete", kind="FilledButton")
-        deadline = time.monotonic() + 10
-        while game_file.exists() and time.monotonic() < deadline:
-            phone.pump(0.2)
+        delete_from_past_games(phone, game_file)
     assert not game_file.exists()
     assert game_id not in json.loads((data / "table_codes.json").read_text())["games"]

@@ -16,7 +16,13 @@ import time
 from pathlib import Path
 
 from scorer.rights.service import HOST_CODE_DIGITS
-from tests.hostile.conftest import DOC, REPO_ROOT, Server, StartServer
+from tests.hostile.conftest import (
+    DOC,
+    REPO_ROOT,
+    Server,
+    StartServer,
+    delete_from_past_games,
+)
 from tests.hostile.flet_client import FletClient
 
 HAND = {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 120}}
@@ -155,11 +161,5 @@ def test_the_host_holds_every_game_and_is_not_told_by_a_loopback_address(
         assert "now the host" in type_code(host, host_code(server), "now the host", WRONG)
         host.go("/games")
         host.pump(1.0)
-        mark = host.mark()
-        host.click("Delete", kind="TextButton")
-        host.wait_for("Delete this game?", since=mark)
-        host.click("Delete", kind="FilledButton")
-        deadline = time.monotonic() + 10
-        while (data / "games" / f"{game_id}.json").exists() and time.monotonic() < deadline:
-            host.pump(0.2)
+        delete_from_past_games(host, data / "games" / f"{game_id}.json")
     assert not (data / "games" / f"{game_id}.json").exists()
