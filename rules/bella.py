@@ -23,7 +23,10 @@ def validate_bella(
         raise BellaError(f"{who} cannot have bella: there is no bella without a trump suit")
     bells = {Card(rank=Rank.KING, suit=trump), Card(rank=Rank.QUEEN, suit=trump)}
     own = {card for run in runs if run.seat == seat for card in run.cards}
-    count = len(own | bells)
+    # Runs entered by their worth may hold the king and queen themselves: the fewest
+    # cards the claim can take.
+    unknown = sum(run.card_count for run in runs if run.seat == seat and run.declared)
+    count = max(len(own | bells), len(own) + unknown)
     if count > MAX_HAND_CARDS:
         raise BellaError(
             f"{who} cannot have bella: the king and queen of trumps with the {len(own)} "

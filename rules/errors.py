@@ -15,6 +15,15 @@ class RunError(TarabishError):
     """A run claim that cannot be true (not a sequence, a card used twice...)."""
 
 
+class RunsNeedCards(RunError):
+    """Runs entered by their worth only cannot be compared: their cards are needed.
+    `seats` are the players whose cards are missing."""
+
+    def __init__(self, message: str, seats: tuple[int, ...] = ()) -> None:
+        super().__init__(message)
+        self.seats = seats
+
+
 class BellaError(TarabishError):
     """A bella claim that cannot be true."""
 

@@ -84,7 +84,9 @@ def hand_to_doc(hand: Hand) -> dict[str, Any]:
     doc.update((key, value) for key, value in dumped.items() if key not in doc)
     if hand.runs:
         doc["runs"] = [
-            {"seat": run.seat, "cards": [str(card) for card in run.cards]} for run in hand.runs
+            {"seat": run.seat, "run": run.run.value} if run.run is not None
+            else {"seat": run.seat, "cards": [str(card) for card in run.cards]}
+            for run in hand.runs
         ]
     points = doc.get("points")
     if isinstance(points, dict) and isinstance(points.get("tricks"), tuple):

@@ -6,10 +6,10 @@ import itertools
 from collections.abc import Sequence
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from rules.cards import Card, Rank, Suit
-from rules.errors import RunError
+from rules.errors import RunError, RunsNeedCards
 from rules.house_rules import HouseRules, LongRuns, RunTies
 from rules.names import TableNames
 from rules.reasons import Reason
@@ -29,19 +29,45 @@ class RunKind(StrEnum):
 
 
 class ShownRun(BaseModel):
-    """One sequence a player showed; cards are kept low to high."""
+    """One sequence a player showed: its cards (kept low to high), or, entered the
+    quick way as paper does ("+50"), only what it was worth (`run`). The cards are
+    needed only when two equal runs must be told apart (`RunsNeedCards`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     seat: Seat
-    cards: tuple[Card, ...]
+    cards: tuple[Card, ...] = ()
+    run: RunKind | None = None
 
     @field_validator("cards")
     @classmethod
     def _sorted(cls, cards: tuple[Card, ...]) -> tuple[Card, ...]:
         return tuple(sorted(cards, key=lambda c: (c.suit.value, c.rank.natural_index)))
 
+    @model_validator(mode="after")
+    def _cards_or_worth(self) -> ShownRun:
+        if self.cards and self.run is not None:
+            raise ValueError("give a run's cards or what it was worth ('twenty' or 'fifty'), "
+                             "not both")
+        if not self.cards and self.run is None:
+            raise ValueError("a run needs its cards, or what it was worth: 'twenty' or 'fifty'")
+        return self
+
+    @property
+    def declared(self) -> bool:
+        """Entered by its worth only: its cards are not known."""
+        return not self.cards
+
+    @property
+    def card_count(self) -> int:
+        """Cards the run takes from its player's hand (known or not)."""
+        if self.run is not None:
+            return 4 if self.run is RunKind.FIFTY else 3
+        return len(self.cards)
+
     def describe(self) -> str:
+        if self.run is not None:
+            return f"a {self.run.value} (cards not entered)"
         return " ".join(card.label for card in self.cards)
 
 
@@ -51,24 +77,34 @@ class RunBlock(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     seat: Seat
-    suit: Suit
+    suit: Suit | None
     kind: RunKind
-    top: Rank
+    top: Rank | None
+    """None (and `suit` None) for a run entered by its worth only."""
     cards: tuple[Card, ...]
 
     @property
     def points(self) -> int:
         return self.kind.points
 
+    @property
+    def known(self) -> bool:
+        return self.top is not None
+
     def is_trump(self, trump: Suit | None) -> bool:
-        return self.suit == trump
+        return self.suit is not None and self.suit == trump
 
     def strength(self, trump: Suit | None) -> tuple[int, int, bool]:
-        """Sort key: fifty over twenty, then the higher top card, then trump over plain."""
-        return (self.points, self.top.natural_index, self.is_trump(trump))
+        """Sort key: fifty over twenty, then the higher top card, then trump over plain
+        (a run whose cards are not known sorts below its known equals: `rule_runs` asks
+        for its cards before it lets that decide anything)."""
+        top = -1 if self.top is None else self.top.natural_index
+        return (self.points, top, self.is_trump(trump))
 
     def describe(self, trump: Suit | None) -> str:
-        """E.g. `fifty to the king`, `twenty to the ace of trumps`."""
+        """E.g. `fifty to the king`, `twenty to the ace of trumps`, `fifty`."""
+        if self.top is None:
+            return self.kind.value
         base = f"{self.kind.value} to the {self.top.word}"
         return f"{base} of trumps" if self.is_trump(trump) else base
 
@@ -91,6 +127,8 @@ def split_run(run: ShownRun, long_runs: LongRuns = LongRuns.SPLIT) -> tuple[RunB
     `split`: blocks of four from the top, then one of three if three remain.
     `single`: four or more cards are one fifty.
     """
+    if run.run is not None:
+        return (RunBlock(seat=run.seat, suit=None, kind=run.run, top=None, cards=()),)
     high_first = list(reversed(run.cards))
     if long_runs is LongRuns.SINGLE:
         kind = RunKind.FIFTY if len(high_first) >= 4 else RunKind.TWENTY
@@ -115,9 +153,11 @@ def _block(seat: int, kind: RunKind, high_first: Sequence[Card]) -> RunBlock:
 
 
 def validate_runs(runs: Sequence[ShownRun], names: TableNames) -> None:
-    """Raise RunError, naming the cards, for any claim that cannot be true."""
+    """Raise RunError, naming the cards, for any claim that cannot be true (runs entered
+    by their worth only are checked for what a hand can hold)."""
     for run in runs:
-        _check_sequence(run, names)
+        if not run.declared:
+            _check_sequence(run, names)
     owner: dict[Card, int] = {}
     for run in runs:
         for card in run.cards:
@@ -133,13 +173,13 @@ def validate_runs(runs: Sequence[ShownRun], names: TableNames) -> None:
             owner[card] = run.seat
     for seat in sorted({run.seat for run in runs}):
         mine = [run for run in runs if run.seat == seat]
-        count = sum(len(run.cards) for run in mine)
+        count = sum(run.card_count for run in mine)
         if count > MAX_HAND_CARDS:
             raise RunError(
                 f"{names.player(seat)} shows {count} cards in runs, "
                 f"but a player holds only {MAX_HAND_CARDS}"
             )
-        _check_not_touching(mine, names)
+        _check_not_touching([run for run in mine if not run.declared], names)
 
 
 def _check_sequence(run: ShownRun, names: TableNames) -> None:
@@ -201,6 +241,7 @@ def rule_runs(
     if not blocks:
         return RunsRuling()
     best = {seat: max(mine, key=lambda b: b.strength(trump)) for seat, mine in blocks.items()}
+    _cards_needed(best, trump, names)
     ranked = sorted(best, key=lambda seat: best[seat].strength(trump), reverse=True)
     top_strength = best[ranked[0]].strength(trump)
     tied = [seat for seat in ranked if best[seat].strength(trump) == top_strength]
@@ -262,6 +303,25 @@ def rule_runs(
             section=SECTION,
         ))
     return RunsRuling(winner=winner, scoring=scoring, points=points, reasons=tuple(reasons))
+
+
+def _cards_needed(best: dict[int, RunBlock], trump: Suit | None, names: TableNames) -> None:
+    """Runs entered by their worth decide nothing between equals: ask for their cards,
+    and say why (only the higher top card, or a trump run, tells equal runs apart)."""
+    top = max(block.points for block in best.values())
+    equal = [seat for seat, block in best.items() if block.points == top]
+    missing = [seat for seat in equal if not best[seat].known]
+    if len(equal) < 2 or not missing:
+        return
+    kind = best[equal[0]].kind.value
+    who = " and ".join(names.player(seat) for seat in equal)
+    need = " and ".join(f"{names.player(seat)}'s" for seat in missing)
+    runs = "run" if len(missing) == 1 else "runs"
+    raise RunsNeedCards(
+        f"{who} each show a {kind}: equal runs are told apart by the higher top card "
+        f"(then a trump run wins), so enter the cards of {need} {runs}",
+        seats=tuple(missing),
+    )
 
 
 def _beats_code(win: RunBlock, lose: RunBlock, trump: Suit | None) -> str:
