@@ -7,6 +7,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict
 
 from rules.hands import TrumpCall
+from rules.names import TableNames
 from rules.reasons import Reason
 from rules.runs import RunBlock
 from rules.table import Seat
@@ -68,3 +69,11 @@ class HandRuling(BaseModel):
         if self.trump == "NT":
             tags.append("NO TRUMP")
         return tuple(tags)
+
+    def named_tags(self, names: TableNames) -> tuple[str, ...]:
+        """`tags`, the runs' one saying whose they were: "RUN 50 Bob & Dee" (in a bait
+        the runs' team is not always the team that scored them)."""
+        if self.runs_to is None:
+            return self.tags
+        whose = names.team_of_seat(self.runs_to)
+        return tuple(f"{tag} {whose}" if tag.startswith("RUN ") else tag for tag in self.tags)

@@ -26,7 +26,7 @@ from rules.hands import (
     TrumpCall,
 )
 from rules.replay import GameReplay, HandResult, preview
-from rules.runs import ShownRun
+from rules.runs import RunKind, ShownRun, split_run
 from rules.table import SEATS, other_team, right_of, team_of
 
 MAX_DIGITS = 3
@@ -64,6 +64,9 @@ class HandDraft(BaseModel):
     caller: int | None = None
     trump: TrumpCall | None = None
     run_cards: frozenset[tuple[int, Card]] = frozenset()
+    worth: tuple[tuple[int, RunKind], ...] = ()
+    """Runs entered by their worth (seat, twenty or fifty), in seat order: the quick
+    way, as paper writes "+50". A seat with cards tapped is counted by its cards."""
     bella: int | None = None
     ending: Ending = Ending.PLAYED
     points_team: int = 0
@@ -78,7 +81,9 @@ class HandDraft(BaseModel):
         if isinstance(hand, PassedHand):
             return cls(ending=Ending.PASSED)
         picked = frozenset((run.seat, card) for run in hand.runs for card in run.cards)
-        base = cls(caller=hand.caller, trump=hand.trump, run_cards=picked, bella=hand.bella)
+        worth = tuple((run.seat, run.run) for run in hand.runs if run.run is not None)
+        base = cls(caller=hand.caller, trump=hand.trump, run_cards=picked, bella=hand.bella,
+                   worth=tuple(sorted(worth)))
         if isinstance(hand, PlayedHand):
             tricks = hand.points.tricks
             team, figure = (0, tricks[0]) if isinstance(tricks, tuple) else (
@@ -94,6 +99,33 @@ class HandDraft(BaseModel):
     def with_(self, **changes: object) -> HandDraft:
         return self.model_copy(update=changes)
 
+    # --- runs, by their worth (the quick way) -------------------------------------------
+    def worth_of(self, seat: int) -> tuple[int, int]:
+        """(twenties, fifties) `seat` shows: by their cards if tapped, else as entered."""
+        if any(who == seat for who, _card in self.run_cards):
+            blocks = [block for run in find_runs(self.cards_of(seat), seat)
+                      for block in split_run(run)]
+            return (sum(b.kind is RunKind.TWENTY for b in blocks),
+                    sum(b.kind is RunKind.FIFTY for b in blocks))
+        kinds = [kind for who, kind in self.worth if who == seat]
+        return kinds.count(RunKind.TWENTY), kinds.count(RunKind.FIFTY)
+
+    def set_worth(self, seat: int, twenties: int, fifties: int) -> HandDraft:
+        """`seat` showed this many twenties and fifties (its cards, if tapped, go)."""
+        others = tuple(pick for pick in self.worth if pick[0] != seat)
+        mine = ((seat, RunKind.TWENTY),) * twenties + ((seat, RunKind.FIFTY),) * fifties
+        return self.with_(worth=tuple(sorted(others + mine)),
+                          run_cards=frozenset(p for p in self.run_cards if p[0] != seat))
+
+    def tap_worth(self, seat: int, points: int) -> HandDraft:
+        """A tap on 20, 50 or 100 in `seat`'s row: on, or off again. A hundred is two
+        fifties, so 50 and 100 replace each other; a twenty goes with either."""
+        twenties, fifties = self.worth_of(seat)
+        if points == 20:
+            return self.set_worth(seat, 0 if twenties else 1, fifties)
+        wanted = points // 50
+        return self.set_worth(seat, twenties, 0 if fifties == wanted else wanted)
+
     # --- runs, tapped card by card ------------------------------------------------------
     def cards_of(self, seat: int) -> tuple[Card, ...]:
         """The cards `seat` has tapped as shown in runs, by suit and rank."""
@@ -108,7 +140,9 @@ class HandDraft(BaseModel):
         if (seat, card) in self.run_cards:
             return self.with_(run_cards=self.run_cards - {(seat, card)})
         kept = frozenset(pick for pick in self.run_cards if pick[1] != card)
-        return self.with_(run_cards=kept | {(seat, card)})
+        # Cards for a seat say its runs exactly: what was entered by worth goes.
+        worth = tuple(pick for pick in self.worth if pick[0] != seat)
+        return self.with_(run_cards=kept | {(seat, card)}, worth=worth)
 
     def clear_runs(self, seat: int) -> HandDraft:
         return self.with_(run_cards=frozenset(p for p in self.run_cards if p[0] != seat))
@@ -119,8 +153,16 @@ class HandDraft(BaseModel):
 
     @property
     def runs(self) -> tuple[ShownRun, ...]:
-        """The complete runs (three or more in a row) among the tapped cards."""
-        return tuple(run for seat in SEATS for run in find_runs(self.cards_of(seat), seat))
+        """The complete runs (three or more in a row) among the tapped cards, and the
+        runs entered by their worth for seats with no cards tapped."""
+        carded = {seat for seat, _card in self.run_cards}
+        return tuple(run for seat in SEATS for run in (
+            find_runs(self.cards_of(seat), seat) if seat in carded else
+            tuple(ShownRun(seat=seat, run=kind) for who, kind in self.worth if who == seat)))
+
+    @property
+    def has_runs(self) -> bool:
+        return bool(self.run_cards or self.worth)
 
     def short_groups(self) -> tuple[tuple[int, tuple[Card, ...]], ...]:
         """Tapped cards that do not make three in a row yet."""

@@ -27,7 +27,7 @@ def _row(result: HandResult, game: Game, widths: tuple[int, int]) -> list[str]:
     trump = trump_label(None if ruling.trump is None else str(ruling.trump))
     score_a = f"{ruling.scores[0]:>{widths[0]}}"
     score_b = f"{ruling.scores[1]:>{widths[1]}}"
-    tags = " ".join(ruling.tags)
+    tags = ", ".join(ruling.named_tags(game.names))
     row = f"{number}  {dealer:<10} {caller:<10} {trump:<8} {score_a}  {score_b}  {tags}"
     lines = [row.rstrip()]
     lines.extend(f"       {reason.text}" for reason in ruling.reasons)

@@ -96,7 +96,7 @@ class FakePage(SimpleNamespace):
 
     def __init__(self) -> None:
         super().__init__(theme_mode=ft.ThemeMode.LIGHT, platform_brightness=ft.Brightness.LIGHT,
-                         width=390.0, views=[], route="/", url="http://t/",
+                         width=390.0, height=844.0, views=[], route="/", url="http://t/",
                          pubsub=SimpleNamespace(send_others_on_topic=lambda *_a: None))
         self.dialogs: list[Any] = []
         self.tasks: list[tuple[Any, ...]] = []

@@ -26,7 +26,7 @@ HAND = {"caller": 3, "trump": "C", "points": {"team": 1, "tricks": 100}}
 
 def context(store: GameStore) -> AppContext:
     page = SimpleNamespace(theme_mode=ft.ThemeMode.LIGHT, platform_brightness=ft.Brightness.LIGHT,
-                           width=400.0, views=[])
+                           width=400.0, height=844.0, views=[])
     return AppContext(page=cast(ft.Page, page), store=store)
 
 

@@ -55,8 +55,8 @@ def test_same_length_and_top_the_trump_run_wins(
     screenshot: Callable[[Page, str], Path], color_scheme: Callable[[Page, str], None],
 ) -> None:
     table = open_checker(page, app_url + "check", open_app)
-    expect(page.get_by_text("Player 4 deals and Player 1 speaks first", exact=False)
-           ).to_be_visible()
+    expect(page.get_by_text("No game open: the standard rules.")).to_be_visible()
+    expect(page.get_by_text("deals", exact=False)).to_have_count(0)  # nobody asked
     page.get_by_label("Trump: Clubs").click()
     table.cards("Player 1", "J♠ Q♠ K♠")
     table.cards("Player 2", "J♣ Q♣ K♣")
@@ -141,7 +141,7 @@ def test_use_these_runs_fills_the_hand(
     open_app(page, f"{server.url}game/{game_id}/hand", first_text="Enter the table code")
     enter_seeded_code(page, game_id)
     reads(page, "Who called?")
-    page.get_by_role("button", name="Runs or bella shown?").click()
+    page.get_by_role("button", name="Enter the cards of the runs").click()
     page.get_by_role("button", name="Open the run checker").click()
 
     table = Table(page)

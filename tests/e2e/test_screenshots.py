@@ -54,7 +54,15 @@ def test_every_screen_at_phone_size(
     open_app(page, f"{app_url}game/{game}/hand", first_text="Who called?")
     tap(page, "Bob called")
     tap(page, re.compile("Hearts"))
-    tap(page, "Runs or bella shown?")
+    tap(page, "Bob fifty")
+    tap(page, "Ann twenty")
+    see(page, re.compile("Bob's fifty beats Ann's twenty"))
+    page.mouse.move(width / 2, 300)
+    page.mouse.wheel(0, 500)  # down past the number pad, as a thumb does
+    screenshot(page, f"record-quick-runs-{tag}")
+    tap(page, "Bob fifty")  # off again: Dee's cards come next
+    tap(page, "Ann twenty")
+    tap(page, "Enter the cards of the runs")
     tap(page, "Dee shows runs")
     tap(page, "clubs")
     for rank in ("10", "J", "Q"):

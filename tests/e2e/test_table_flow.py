@@ -82,7 +82,7 @@ def test_bait_half_bait_and_runs_with_bella(
     tap(page, "Record hand")
     tap(page, "Ann called")
     tap(page, re.compile("Hearts"))
-    tap(page, "Runs or bella shown?")
+    tap(page, "Enter the cards of the runs")
     tap(page, "Bob shows runs")
     tap(page, "spades")
     for rank in ("9", "10", "J", "Q"):
@@ -96,10 +96,48 @@ def test_bait_half_bait_and_runs_with_bella(
     type_points(page, "100")
     see(page, re.compile(r"Ann & Cid called: 100 \+ 20 = 120 of 232, needed 117: made"))
     tap(page, "Save hand")
-    see(page, "RUN 50")
+    see(page, "RUN 50 Bob & Dee")  # the runs went to the non-callers: the tag says whose
     see(page, "BELLA")
     see(page, "120")
     see(page, "112")
+
+
+def test_a_fifty_a_twenty_and_bella_in_six_taps_plus_the_digits(
+    page: Page, app_url: str, open_app: Open, app_server: Any
+) -> None:
+    """Runs entered as paper writes them ("+50"), each one tap: counted."""
+    game = seed_game(app_server.data_dir, [])
+    open_app(page, f"{app_url}game/{game}/hand", first_text="Enter the table code")
+    enter_seeded_code(page, game)
+    see(page, "Who called?")
+    taps = 0
+
+    def counted(name: str | re.Pattern[str]) -> None:
+        nonlocal taps
+        taps += 1
+        tap(page, name)
+
+    counted("Ann called")
+    counted(re.compile("Hearts"))
+    counted("Bob fifty")
+    counted("Ann twenty")
+    counted("Cid has bella")
+    see(page, re.compile(r"Bob's fifty beats Ann's twenty"))
+    type_points(page, "100")
+    see(page, re.compile(r"Ann & Cid called: 100 \+ 20 = 120 of 232, needed 117: made"))
+    counted("Save hand")
+    see(page, "RUN 50 Bob & Dee")
+    assert taps <= 6, taps
+
+    # Two twenties cannot be told apart by their worth: the cards are asked for, and why.
+    tap(page, "Record hand")
+    tap(page, "Bob called")
+    tap(page, re.compile("Spades"))
+    tap(page, "Ann twenty")
+    tap(page, "Bob twenty")
+    see(page, re.compile(r"Ann and Bob each show a twenty: equal runs are told apart by the "
+                         r"higher top card"))
+    expect(page.get_by_role("button", name="Save hand")).to_be_disabled()
 
 
 def test_undo_the_last_hand_says_what_goes(

@@ -56,8 +56,8 @@ def test_each_tap_on_record_hand_comes_back_as_one_small_message(
         assert len(sizes) == 1 and "Tap the trump suit" in said
         sizes, said = tap(phone, "♥")
         assert len(sizes) == 1 and "Enter the trick points" in said
-        # Two toggles and the ruling: the closed runs part (one button) stays put.
-        assert sizes[0] < 450 and "Runs or bella shown?" not in said, (sizes, said)
+        # Two toggles and the ruling: the runs and bella grid stays put.
+        assert sizes[0] < 450 and "Runs and bella" not in said, (sizes, said)
         for digit, figure, other in (("9", "9", "153"), ("0", "90", "72")):
             sizes, said = tap(phone, digit)
             assert len(sizes) == 1, sizes

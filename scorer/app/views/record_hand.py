@@ -51,6 +51,11 @@ from scorer.store.errors import StaleRevision, StoreError
 from scorer.trail_text import change_text
 
 PREVIEW_HEIGHT = 100
+SMALL_SCREEN = 700
+"""Below this height (a 360x640 phone) the ruling and Save pinned under the form are
+drawn smaller: at full size they took a third of the screen."""
+QUICK_NAME_WIDTH = 64
+RUN_WORDS = {20: "twenty", 50: "fifty", 100: "hundred"}
 ENDINGS = ((Ending.PLAYED, "Counted"), (Ending.MISPLAY, "Misplay"), (Ending.THROWN, "Thrown in"),
            (Ending.PASSED, "All passed"))
 
@@ -78,7 +83,8 @@ class RecordHand:
         self.draft = ctx.drafts.get(self.key) or start_draft(model, index)
         self.run_seat: int | None = next((s for s, _c in self.draft.run_groups()), None)
         self.run_suit: Suit = Suit.SPADES
-        self.show_runs = bool(self.draft.run_cards) or self.draft.bella is not None
+        self.show_runs = bool(self.draft.run_cards)
+        """The card-by-card runs panel is open (the quick grid is always there)."""
         self.keep = Keep()
         self.problem = ""
         # Built once: a keyed control rebuilt on every tap would make Flet freeze
@@ -100,10 +106,13 @@ class RecordHand:
         self.figures_row = ft.Row([self.figures[0][0], self.figures[1][0]], spacing=8)
         self.caller_part = ft.Column(spacing=SECTION_SPACING)
         self.points_part = self._points()
-        self.ruling_plain = ft.Text("", size=15, max_lines=3, overflow=ft.TextOverflow.ELLIPSIS)
+        small = (ctx.page.height or 1000) < SMALL_SCREEN
+        lines = 2 if small else 3
+        self.ruling_plain = ft.Text("", size=15, max_lines=lines,
+                                    overflow=ft.TextOverflow.ELLIPSIS)
         self.ruling_outcome = ft.Text("", size=17, weight=ft.FontWeight.BOLD,
                                       color=ft.Colors.WHITE)
-        self.ruling_reasons = ft.Text("", size=14, color=ft.Colors.WHITE, max_lines=3,
+        self.ruling_reasons = ft.Text("", size=14, color=ft.Colors.WHITE, max_lines=lines,
                                       overflow=ft.TextOverflow.ELLIPSIS)
         self.shown_ruling: HandRuling | None = None
         """The ruling in the box now, for "Why?" (the explanation of this very hand)."""
@@ -118,13 +127,13 @@ class RecordHand:
                           on_click=lambda _e: self.explain()),
         ], vertical_alignment=ft.CrossAxisAlignment.START)
         self.ruling_box = ft.Container(
-            content=self.ruling_plain, height=PREVIEW_HEIGHT,
+            content=self.ruling_plain, height=PREVIEW_HEIGHT - (24 if small else 0),
             border_radius=ft.BorderRadius.all(RADIUS),
             padding=ft.Padding.symmetric(horizontal=10, vertical=6),
             alignment=ft.Alignment.CENTER_LEFT)
         label = "Save hand" if index is None else f"Save hand {index + 1}"
         self.save_control = big_button(label, lambda _e: self.save(), icon=ft.Icons.CHECK,
-                                       height=60)
+                                       height=52 if small else 60)
         self.body = ft.Column(spacing=18)
         self.save_button = ft.Row([ft.Column([self.ruling_box, ft.Row([self.save_control])],
                                              spacing=8, expand=True)])
@@ -160,7 +169,8 @@ class RecordHand:
 
     def tap_trump(self, code: str) -> None:
         self.set(self.draft.with_(trump=code))
-        if self.draft.caller is not None and not self.draft.digits and not self.show_runs:
+        if self.draft.caller is not None and not self.draft.digits and not self.show_runs \
+                and not self.draft.has_runs and self.draft.bella is None:
             # Caller and trump are in: the thumb goes to the number pad next.
             # A jump, not an animation: keys must not move under a tapping thumb.
             self.ctx.page.run_task(self.scroller.scroll_to, scroll_key="points", duration=0)
@@ -220,8 +230,10 @@ class RecordHand:
     def build(self) -> None:
         """Put the screen together (once); `draw()` then fills in what the draft says."""
         self.caller_part.controls = self._caller_section()
-        self.body.controls = [self.caller_part, self.trump_part, self.extras_part,
-                              self.points_anchor]
+        # Runs and bella after the points, as paper writes "+50" after the figure: the
+        # jump to the number pad after trump (most hands have no runs) leaves them next.
+        self.body.controls = [self.caller_part, self.trump_part, self.points_anchor,
+                              self.extras_part]
         if self.place.told:
             told = notice("While you entered this hand, on another phone: "
                           + "; ".join(self.place.told) + ". Check it, then save.",
@@ -323,10 +335,11 @@ class RecordHand:
             self._select(f"trump-{code}", draft.trump == code)
         for ending, _label in self._endings:
             self._select(f"ending-{ending.value}", draft.ending is ending)
-        # Closed, the runs part is one button whatever the draft holds: a trump tap
-        # must not send it again.
-        shows = (self.show_runs, self.run_seat, self.run_suit, draft.run_cards, draft.bella,
-                 draft.trump) if self.show_runs else (False,)
+        # What the runs part shows: a trump tap sends it again only when it changes
+        # something there (no bella without trumps; the cards' verdict names trumps).
+        shows = (self.show_runs, draft.worth, draft.bella, draft.no_trump, draft.run_cards,
+                 *((self.run_seat, self.run_suit) if self.show_runs else ()),
+                 *((draft.trump,) if draft.has_runs else ()))
         if self._changed("extras", shows):
             self.extras_part.controls = self._extras()
             self._dirty.append(self.extras_part)
@@ -345,8 +358,9 @@ class RecordHand:
         options = self._caller_options
 
         def seat_button(option: CallerOption) -> ft.Control:
-            label = option.name + (" (deals)" if option.seat == self.dealer else "")
-            return toggle(label, self.draft.caller == option.seat,
+            # Who deals is on the felt in the middle: a "(deals)" here cut long names
+            # short at 360 px ("Ther…").
+            return toggle(option.name, self.draft.caller == option.seat,
                           lambda _e, s=option.seat: self.tap_caller(s),
                           disabled=not option.allowed, tooltip=option.reason or None,
                           width=None if option.seat in (1, 3) else END_SEAT_WIDTH,
@@ -372,14 +386,48 @@ class RecordHand:
         return section_controls("Trump", ft.Row(buttons, spacing=6))
 
     def _extras(self) -> list[ft.Control]:
-        if not self.show_runs:
-            return [ft.Row([big_button("Runs or bella shown?", self._open_runs,
-                                       icon=ft.Icons.STYLE, primary=False, height=48)])]
-        return [self._runs_panel(), self._bella_section()]
+        """Runs and bella the quick way (a tap for each, as paper writes "+50"), and the
+        cards of the runs only when asked for them."""
+        parts: list[ft.Control] = [self._quick_runs()]
+        if self.show_runs:
+            parts.append(self._runs_panel())
+        else:
+            parts.append(ft.Row([big_button("Enter the cards of the runs", self._open_runs,
+                                            icon=ft.Icons.STYLE, primary=False, height=48)]))
+        return parts
 
     def _open_runs(self, _e: object) -> None:
         self.show_runs = True
         self.render()
+
+    def _quick_runs(self) -> ft.Control:
+        """A row a player: 20, 50, 100 (two fifties) and Bella, each one tap."""
+        draft = self.draft
+        rows: list[ft.Control] = []
+        for seat in range(4):
+            name = self._name(seat)
+            twenties, fifties = draft.worth_of(seat)
+            chosen = {20: twenties > 0, 50: fifties == 1, 100: fifties == 2}
+            cells: list[ft.Control] = [
+                ft.Text(name, size=15, width=QUICK_NAME_WIDTH, max_lines=1,
+                        overflow=ft.TextOverflow.ELLIPSIS, weight=ft.FontWeight.W_600)]
+            cells += [small_toggle(str(points), chosen[points],
+                                   lambda _e, s=seat, p=points: self.set(
+                                       self.draft.tap_worth(s, p)),
+                                   spoken=f"{name} {RUN_WORDS[points]}", keep=self.keep,
+                                   key=f"worth-{seat}-{points}")
+                      for points in (20, 50, 100)]
+            cells.append(small_toggle("Bella", draft.bella == seat,
+                                      lambda _e, s=seat: self.set(self.draft.with_(
+                                          bella=None if self.draft.bella == s else s)),
+                                      disabled=draft.no_trump,
+                                      spoken=f"{name} has bella", keep=self.keep,
+                                      key=f"bella-{seat}"))
+            rows.append(ft.Row(cells, spacing=4))
+        rows.append(self._runs_verdict())
+        return section("Runs and bella", *rows,
+                       note="Tap what each player showed: 100 is two fifties. The cards are "
+                            "asked for only when two runs are equal.")
 
     def _runs_panel(self) -> ft.Control:
         draft = self.draft
@@ -414,15 +462,14 @@ class RecordHand:
                     ft.IconButton(ft.Icons.CLOSE, tooltip=f"Clear {self._name(seat)}'s runs",
                                   on_click=lambda _e, s=seat: self.set(self.draft.clear_runs(s))),
                 ]))
-        parts.append(self._runs_verdict())
         parts.append(ft.Row([big_button("Open the run checker", lambda _e: self._detour("/check"),
                                         icon=ft.Icons.STYLE, primary=False, height=48)]))
-        return section("Runs shown", *parts,
+        return section("Cards of the runs", *parts,
                        note="Tap the player, the suit, then the cards of each run they showed.")
 
     def _runs_verdict(self) -> ft.Control:
         draft = self.draft
-        if not draft.run_cards:
+        if not draft.has_runs:
             return ft.Container()
         short = draft.short_groups()
         if short:
@@ -437,17 +484,6 @@ class RecordHand:
             return notice(str(exc), error=True)
         text = ". ".join(r.text for r in ruling.reasons) or "No runs score"
         return notice(text, icon=ft.Icons.STYLE)
-
-    def _bella_section(self) -> ft.Control:
-        draft = self.draft
-        buttons = [small_toggle(self._name(s), draft.bella == s,
-                                lambda _e, s=s: self.set(self.draft.with_(
-                                    bella=None if self.draft.bella == s else s)),
-                                spoken=f"{self._name(s)} has bella", keep=self.keep,
-                                key=f"bella-{s}")
-                   for s in range(4)]
-        return section("Bella (king and queen of trumps)", ft.Row(buttons, spacing=6),
-                       note="Tap who scored bella; tap again to take it off.")
 
     @property
     def _endings(self) -> list[tuple[Ending, str]]:

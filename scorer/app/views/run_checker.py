@@ -23,7 +23,7 @@ from scorer.app.widgets import (
     notice,
     section,
 )
-from scorer.reference.hand_link import STANDALONE_DEALER, HandLink, link_from_query, rules_route
+from scorer.reference.hand_link import HandLink, link_from_query, rules_route
 from scorer.reference.house import setting, value_words
 from scorer.reference.run_check import (
     SeatCheck,
@@ -229,11 +229,10 @@ class RunChecker:
         if self.link.problem:
             parts.append(notice(self.link.problem, error=True))
         if self.link.standalone:
-            first = self.names.player((STANDALONE_DEALER + 1) % 4)
-            parts.append(ft.Text(
-                f"No game open: standard rules, {self.names.player(STANDALONE_DEALER)} deals "
-                f"and {first} speaks first (that only matters for equal runs under the "
-                "first-to-speak house rule).", size=13, color=ft.Colors.ON_SURFACE_VARIANT))
+            # Who deals matters only to the turn-order house rule, which a checker with no
+            # game never uses: nothing to say about it.
+            parts.append(ft.Text("No game open: the standard rules.", size=13,
+                                 color=ft.Colors.ON_SURFACE_VARIANT))
         elif self.link.model is not None:
             parts.append(ft.Text(self._game_line(), size=13, color=ft.Colors.ON_SURFACE_VARIANT))
         parts.append(section("Trump", self.trumps.control))

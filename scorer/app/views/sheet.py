@@ -49,7 +49,7 @@ def total_card(name: str, total: int, line: str, highlight: bool) -> ft.Control:
 
 
 def tag_chip(tag: str) -> ft.Control:
-    colour = TAG_COLOURS.get(tag, ft.Colors.TEAL_700)
+    colour = TAG_COLOURS.get(tag, ft.Colors.TEAL_700)  # RUN 50 Bob & Dee, BELLA...
     return ft.Container(
         content=ft.Text(tag, size=11, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
         bgcolor=colour, border_radius=ft.BorderRadius.all(6),
@@ -78,7 +78,8 @@ def hand_row(ctx: AppContext, model: GameModel, result: HandResult, editable: bo
                                          color=ft.Colors.ERROR)], spacing=4, expand=True)
         scores = ("–", "–")
     else:
-        tags = (*ruling.tags, EDITED) if was_edited(trail) else ruling.tags
+        named = ruling.named_tags(model.game.names)
+        tags = (*named, EDITED) if was_edited(trail) else named
         if tags:
             left = ft.Column([title, ft.Row([tag_chip(t) for t in tags], spacing=4, wrap=True)],
                              spacing=4, expand=True)
