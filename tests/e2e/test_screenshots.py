@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 from table_steps import (
     Phone,
     enter_seeded_code,
@@ -72,3 +72,9 @@ def test_every_screen_at_phone_size(
     type_points(page, "95")
     see(page, re.compile("Bob & Dee called"))
     screenshot(page, f"record-points-{tag}")
+    # A misplay: who called it and whether it stood, clear of the ruling pinned below.
+    tap(page, "Misplay")
+    tap(page, "misplay called by Ann & Cid")
+    see(page, "Not upheld")
+    screenshot(page, f"record-misplay-{tag}")
+    expect(page.get_by_role("button", name="Not upheld")).to_be_in_viewport()

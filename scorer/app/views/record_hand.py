@@ -492,9 +492,17 @@ class RecordHand:
 
     def _ending_toggles(self) -> list[ft.Control]:
         return [small_toggle(label, self.draft.ending is ending,
-                             lambda _e, e=ending: self.set(self.draft.with_(ending=e)),
+                             lambda _e, e=ending: self.tap_ending(e),
                              keep=self.keep, key=f"ending-{ending.value}")
                 for ending, label in self._endings]
+
+    def tap_ending(self, ending: Ending) -> None:
+        """Counted, misplay, thrown in, all passed. The part under the toggles changes
+        size (the pad goes): the screen jumps back to it, so what to tap next is in view."""
+        changed = ending is not self.draft.ending
+        self.set(self.draft.with_(ending=ending))
+        if changed:
+            self.ctx.page.run_task(self.scroller.scroll_to, scroll_key="points", duration=0)
 
     def _ending_detail(self) -> list[ft.Control]:
         """Under the ending toggles: the points, or who called the misplay / threw in."""
