@@ -86,7 +86,7 @@ def run_stats(args: argparse.Namespace) -> int:
 def run_rename(args: argparse.Namespace) -> int:
     try:
         with open_store(args, read_only=False) as store:
-            result = rename_player(store, args.old, args.new)
+            result = rename_player(store, args.old, args.new, by="the command line")
     except NoStore:
         return EXIT_FAILED
     except FolderBusy as busy:

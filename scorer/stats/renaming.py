@@ -35,6 +35,7 @@ class RenameResult:
 
 def rename_player(
     store: GameStore, old: str, new: str, allowed: Callable[[str], bool] | None = None,
+    by: str | None = None,
 ) -> RenameResult:
     """Call the player `old` (any spelling) `new` in every game they sat in.
 
@@ -42,6 +43,7 @@ def rename_player(
     except in a game where both sat at the table, which is skipped and reported.
     `allowed(game_id)` says which games the one asking may change (a phone at a
     table server: those whose table code it holds); the others are skipped.
+    `by` names who renamed, for each game's edit trail.
     """
     new_name = new.strip()
     if not new_name:
@@ -58,7 +60,7 @@ def rename_player(
         if allowed is not None and not allowed(game_id):
             result.skipped.append((game_id, NOT_YOURS))
             continue
-        problem = _rename_in_game(store, game_id, key, new_name)
+        problem = _rename_in_game(store, game_id, key, new_name, by)
         if problem is None:
             result.renamed.append(game_id)
         elif problem:
@@ -76,7 +78,8 @@ def _check_name(name: str) -> None:
         raise RenameError(f"'{name}' cannot be a player's name: {explain(e)}") from e
 
 
-def _rename_in_game(store: GameStore, game_id: str, key: str, new_name: str) -> str | None:
+def _rename_in_game(store: GameStore, game_id: str, key: str, new_name: str,
+                    by: str | None = None) -> str | None:
     """None once renamed; "" if there was nothing to change; else why it was not."""
     for _ in range(MAX_TRIES):
         try:
@@ -96,7 +99,7 @@ def _rename_in_game(store: GameStore, game_id: str, key: str, new_name: str) -> 
         for seat in seats:
             players[seat] = new_name
         try:
-            store.update_game(game_id, {**game.doc, "players": players}, game.revision)
+            store.update_game(game_id, {**game.doc, "players": players}, game.revision, by=by)
         except StaleRevision:
             continue
         except InvalidGame as e:

@@ -234,7 +234,8 @@ class StatisticsScreen:
         """Re-label every game this phone may change; say what was left and why."""
         ctx = self.ctx
         try:
-            result = rename_player(ctx.store, old, new, allowed=self._may_change)
+            result = rename_player(ctx.store, old, new, allowed=self._may_change,
+                                   by=ctx.actions.label())
         except RenameError as exc:
             ctx.toast(str(exc), error=True)
             return
