@@ -1,6 +1,7 @@
 """Tap latency: Tarabish beside a bare Flet page of the same shape, CPU/1 and CPU/4.
 
     uv run python benchmarks/bench_taps.py [--rounds 5] [--watchers 11] [--json out.json]
+    uv run python benchmarks/bench_taps.py --rates 4 --watchers 0 --no-loads  # switches, quick
 
 Starts on free loopback ports (1) a bare Flet app (`BARE_APP` below: a home
 with "New game" and "Resume", a new-game-shaped screen, a sheet, and a
@@ -19,7 +20,7 @@ builds it with the paint). Measured per round:
 
 - sheet → Record hand (screen shown), caller tap and trump tap (ruling box
   updated), four number-pad taps (ruling box shows the new figure), two more
-  caller taps with a figure in, Save → sheet, sheet → home, home → New game;
+  caller taps with a figure in, Save → sheet, sheet → home, home → New game, New game → home;
 - reload of the home page → interactive (as bench_page_load measures it);
 - first load → interactive in a fresh profile (cold cache) over a network shaped
   with CDP `Network.emulateNetworkConditions` to 30 Mbit/s and 20 ms latency,
@@ -312,8 +313,8 @@ LABELLED = {"Back"}
 PARTIAL = {"Hearts", "Resume"}
 """Buttons whose name holds more than the word (a suit symbol, the score)."""
 ACTIONS = ["sheet → Record hand", "caller tap", "trump tap", "pad tap", "caller tap (figure in)",
-           "Save → sheet", "sheet → home", "home → New game", "reload → interactive",
-           "first load, 30 Mbit/s"]
+           "Save → sheet", "sheet → home", "home → New game", "New game → home",
+           "reload → interactive", "first load, 30 Mbit/s"]
 MBIT_30 = {"offline": False, "latency": 20, "downloadThroughput": 30e6 / 8,
            "uploadThroughput": 30e6 / 8}
 """30 Mbit/s both ways and 20 ms: table Wi-Fi with a laptop on it."""
@@ -570,6 +571,9 @@ def main() -> int:
     parser.add_argument("--no-warm-up", action="store_true",
                         help="do not wait for the server's background compression pass "
                              "(quicker; its CPU then mixes into the figures)")
+    parser.add_argument("--no-loads", action="store_true",
+                        help="taps and screen switches only, no reloads or first loads "
+                             "(quicker A/B runs of a screen)")
     args = parser.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-taps-"))
@@ -604,10 +608,10 @@ def main() -> int:
                 # Reloads last: home, where a phone is after the screen switches.
                 for phone, _resume, _first in setups:
                     phone.tap("sheet → home", "Back", "New game")
-                for _ in range(args.rounds):
+                for _ in range(0 if args.no_loads else args.rounds):
                     for phone, _resume, first in setups:
                         reload_round(phone, first)
-                for _ in range(args.rounds):
+                for _ in range(0 if args.no_loads else args.rounds):
                     for phone, _resume, first in setups:
                         first_load(browser, phone, first, rate)
                 results[f"cpu/{rate:g}"] = report(rate, b, a)
