@@ -4,7 +4,7 @@
     uv run python benchmarks/bench_taps.py --rates 4 --watchers 0 --no-loads  # switches, quick
 
 Starts on free loopback ports (1) a bare Flet app (`BARE_APP` below: a home
-with "New game" and "Resume", a new-game-shaped screen, a sheet, and a
+with "New game" and "Continue", a new-game-shaped screen, a sheet, and a
 record-hand-shaped screen with caller buttons round a felt, trump buttons, a
 number pad, two figures, a fixed-height ruling box and Save; every handler
 sets a few fields and lets Flet update the page) and (2) the Tarabish
@@ -72,7 +72,7 @@ from bench_page_load import (
     stop,
     wait_best,
 )
-from table_steps import seed_game
+from table_steps import enter_seeded_code, seed_game
 
 TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")
 
@@ -122,7 +122,7 @@ BARE_APP = textwrap.dedent('''
             a, b = totals()
             return view("/", "Tarabish", None, [
                 ft.Text("Game in progress", size=15),
-                wide(f"Resume: {TEAMS[0]} {a} – {b} {TEAMS[1]}", lambda _e: go("/game")),
+                wide(f"Continue: {TEAMS[0]} {a} – {b} {TEAMS[1]}", lambda _e: go("/game")),
                 wide("New game", lambda _e: go("/new"), primary=False),
                 wide("Past games", None, primary=False),
                 wide("Rules", None, primary=False)])
@@ -310,7 +310,9 @@ PAD_STEPS = [("9", "called: 9 of 162"), ("0", "called: 90 of 162"),
              ("⌫", "called: 9 of 162"), ("5", "called: 95 of 162")]
 LABELLED = {"Back"}
 """Icon buttons: named by their tooltip on an outer node (docs/FLET_NOTES.md, section 6)."""
-PARTIAL = {"Hearts", "Resume"}
+RESUME = "Continue"
+"""The button on home that goes back to the game (home's Continue card in the app)."""
+PARTIAL = {"Hearts", RESUME}
 """Buttons whose name holds more than the word (a suit symbol, the score)."""
 ACTIONS = ["sheet → Record hand", "caller tap", "trump tap", "pad tap", "caller tap (figure in)",
            "Save → sheet", "sheet → home", "home → New game", "New game → home",
@@ -591,11 +593,14 @@ def main() -> int:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
                                          headless=True)
             b = open_phone(browser, "bare", bare_url + "game", bare.pid, "Record hand")
-            a = open_phone(browser, "app", f"{app_url}game/{game}", app.pid, "Record hand")
+            a = open_phone(browser, "app", f"{app_url}game/{game}", app.pid, "Score sheet")
+            # An imported game is held by nobody: the phone enters the code it was given.
+            enter_seeded_code(a.page, game)
+            a.page.get_by_text("Record hand", exact=True).first.wait_for(timeout=30_000)
             if not args.no_warm_up:
                 print(f"app: best-level compression done after {wait_best(app_url):.0f} s",
                       flush=True)
-            setups = [(b, "Resume", "Tarabish"), (a, "Resume", "Tarabish")]
+            setups = [(b, RESUME, "Tarabish"), (a, RESUME, "Tarabish")]
             for rate in args.rates:
                 for phone, _resume, _first in setups:
                     throttle(phone.page, rate)

@@ -18,17 +18,17 @@ import secrets
 from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
-from urllib.parse import urlsplit
 
 import flet as ft
 
 from scorer.app import CONFIG
+from scorer.app.phone_prefs import SHOWN_KEY, THEME_KEY, THEMES, PhonePrefs, read_prefs
 from scorer.rights import NotAllowed, TableRights, get_rights
 from scorer.rights.owner import PHONE_DEVICE, OwnerRights
 from scorer.sharing import game_url, share_bases
 from scorer.store.errors import NotSaved, StoreError
 from scorer.store.game_store import GameStore
-from scorer.store.models import StoredGame
+from scorer.store.models import GameSummary, StoredGame
 
 if TYPE_CHECKING:
     from scorer.app.game_view_model import GameModel
@@ -71,6 +71,12 @@ class TableSession(Protocol):
         """Redraw the screen if it shows this game's sheet."""
         ...
 
+    @property
+    def phone_known(self) -> Callable[[], None]:
+        """What the browser keeps for this phone has been read: apply its colours and
+        redraw the screen on show if it depends on this phone (its games, its rights)."""
+        ...
+
 
 class TableActions:
     """Edit rights, saving hands and announcing changes for one session: values
@@ -81,38 +87,84 @@ class TableActions:
         self.device: str | None = None
         """This browser's device token; None until read from SharedPreferences
         (a moment after the session starts)."""
+        self.phone = PhonePrefs()
+        """This phone's colours and games, as the browser keeps them (read at the start)."""
         self._prefs: ft.SharedPreferences | None = None
         self.made: deque[tuple[str, int]] = deque(maxlen=64)
         """(game, revision) of the last changes this session saved."""
         if CONFIG.alone:  # one phone, no server: it is the only device there is
             self.device = PHONE_DEVICE
-            return
         try:
-            ctx.page.run_task(self._identify)
+            ctx.page.run_task(self._read_phone)
         except Exception:  # no running session (plain tests): session-only identity
-            logger.debug("no session to read the device token from", exc_info=True)
+            logger.debug("no session to read the phone's settings from", exc_info=True)
 
     # -- who is this phone -------------------------------------------------------------------
 
-    async def _identify(self) -> None:
-        """Read (or make and keep) this browser's device token, then redraw a game
-        screen so its buttons match the rights."""
+    async def _read_phone(self) -> None:
+        """Read what the browser keeps for this phone (colours, games and, at a table
+        server, the device token: made and kept if there is none), then let the session
+        apply it."""
         try:
             self._prefs = ft.SharedPreferences()
-            stored = await self._prefs.get(DEVICE_KEY)
-            if self.device is None and isinstance(stored, str) and _TOKEN_RE.match(stored):
-                self.device = stored
-            else:
-                # New browser, or a token was made for this session meanwhile
-                # (a game started before the read came back): keep that one.
-                await self._prefs.set(DEVICE_KEY, self._device())
-        except Exception:  # storage refused (private mode...): rights last this session
-            logger.warning("could not keep a device token; rights last this session only",
-                           exc_info=True)
+            await read_prefs(self._prefs, self.phone)
+            if not CONFIG.alone:
+                await self._identify(self._prefs)
+        except Exception:  # storage refused (private mode...): all of it lasts this session
+            logger.warning("could not read or keep this phone's settings; rights and choices "
+                           "last this session only", exc_info=True)
             self._device()
-        path = urlsplit(self.ctx.page.route or "/").path
-        if path.startswith("/game/") or path in RIGHTS_SCREENS:
-            self.ctx.router_refresh()
+        self.ctx.phone_known()
+
+    async def _identify(self, prefs: ft.SharedPreferences) -> None:
+        """Read (or make and keep) this browser's device token."""
+        stored = await prefs.get(DEVICE_KEY)
+        if self.device is None and isinstance(stored, str) and _TOKEN_RE.match(stored):
+            self.device = stored
+        else:
+            # New browser, or a token was made for this session meanwhile
+            # (a game started before the read came back): keep that one.
+            await prefs.set(DEVICE_KEY, self._device())
+
+    # -- what this phone keeps for itself ----------------------------------------------------
+
+    def choose_theme(self, choice: str) -> ft.ThemeMode:
+        """Keep the screen colours this phone chose (a key of `phone_prefs.THEMES`);
+        the theme mode that shows them."""
+        if choice not in THEMES:
+            raise ValueError(f"no such colours: {choice!r}")
+        self.phone.theme = choice
+        self._keep(THEME_KEY, choice)
+        return self.phone.theme_mode
+
+    def showed_game(self, game_id: str) -> None:
+        """A game's screen is on show: it becomes this phone's game to continue."""
+        if self.phone.showed(game_id):
+            self._keep(SHOWN_KEY, self.phone.shown_text())
+
+    def game_to_continue(self) -> GameSummary | None:
+        """The unfinished game this phone showed last, or else the one it holds that was
+        played last; None if there is none (or the phone is not known yet)."""
+        playing = {game.id: game for game in self.ctx.store.list_games() if not game.finished}
+        for game_id in self.phone.shown:
+            if game_id in playing:
+                return playing[game_id]
+        return next((game for game in playing.values() if self.can_edit(game.id)), None)
+
+    def _keep(self, key: str, value: str) -> None:
+        """Write a choice to the browser, in the background (a write that fails only
+        loses it for the next session)."""
+        prefs = self._prefs
+        if prefs is None:  # not read yet: `read_prefs` keeps the games shown meanwhile
+            return
+
+        async def write() -> None:
+            try:
+                await prefs.set(key, value)
+            except Exception:
+                logger.warning("could not keep %s on this phone", key, exc_info=True)
+
+        self.ctx.page.run_task(write)
 
     def _device(self) -> str:
         """The device token, making a session-only one if it is not known yet."""

@@ -59,6 +59,11 @@ class AppContext:
     """Send a screen from `prepare` to the phone (set by the router)."""
     shown_route: Callable[[], str] = lambda: ""
     """The address of the screen on show (set by the router)."""
+    phone_known: Callable[[], None] = lambda: None
+    """Apply what the browser keeps for this phone once read (set by the router)."""
+    continued: str | None = None
+    """The game home's Continue card was drawn for: home is drawn again if the phone,
+    once known, has another one."""
 
     def __post_init__(self) -> None:
         self.actions = TableActions(self)

@@ -17,6 +17,7 @@ from scorer.store.models import GameSummary
 
 logger = logging.getLogger(__name__)
 
+IMPORT_LABEL = "Import a game file"
 MAX_FILE_BYTES = 2 * 1024 * 1024
 """A game of a thousand hands is ~250 KB; anything much bigger is not a game file."""
 
@@ -86,13 +87,13 @@ async def pick_and_import(ctx: AppContext) -> None:
 
 
 def import_button(ctx: AppContext) -> ft.Control:
-    """"Import a game file", for the Past games screen."""
+    """IMPORT_LABEL, for the Past games screen."""
     from scorer.app.widgets import big_button
 
     def pick(_e: object) -> None:
         ctx.page.run_task(pick_and_import, ctx)
 
-    return ft.Row([big_button("Import a game file", pick, icon=ft.Icons.UPLOAD_FILE,
+    return ft.Row([big_button(IMPORT_LABEL, pick, icon=ft.Icons.UPLOAD_FILE,
                               primary=False, height=48)])
 
 

@@ -22,7 +22,8 @@ SWITCHES: Final[tuple[tuple[str, str, str], ...]] = (
 CHOICES: Final[tuple[tuple[str, str, tuple[tuple[str, str], ...], str], ...]] = (
     ("long_runs", "Runs of five or more",
      (("split", "Split"), ("single", "One fifty")),
-     "Split: 7 in a row is a fifty and a twenty. One fifty: any 4+ is one fifty."),
+     "Split: 5 or 6 in a row is a fifty, 7 is a fifty and a twenty, 8 or 9 are two "
+     "fifties. One fifty: 4 or more in a row is only ever one fifty."),
     ("run_ties", "Equal plain runs",
      (("cancel", "Cancel"), ("turn_order", "First to speak")),
      "Cancel: nobody scores runs. First to speak: the tied player nearer the eldest wins."),
@@ -31,5 +32,17 @@ CHOICES: Final[tuple[tuple[str, str, tuple[tuple[str, str], ...], str], ...]] = 
      "Both teams level at or over the target: play another hand, or the last caller wins."),
 )
 
-FORCED: Final = ("Forced at 400",
-                 "A team over the mark must call rather than let it reach the other dealer.")
+FORCED_TITLE: Final = "Forced to call"
+
+
+def forced_line(mark: int) -> str:
+    """The forced rule in a sentence, for the mark the table plays (400 unless changed)."""
+    return (f"A team with more than {mark} points may not pass the choice of trump round "
+            "to the other team's dealer: one of them must call.")
+
+
+def changed_text(count: int) -> str:
+    """The house rules' summary line: 'Standard rules', '1 house rule changed', '2 ...'."""
+    if not count:
+        return "Standard rules"
+    return f"{count} house rule{'' if count == 1 else 's'} changed"

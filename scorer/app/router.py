@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 
-from scorer.app.actions import game_topic
+from scorer.app.actions import RIGHTS_SCREENS, game_topic
 from scorer.app.context import AppContext
 from scorer.app.theme import PAD
 from scorer.app.views.common import message_view, redraws_shown
@@ -83,12 +83,12 @@ ROUTES: list[tuple[str, Builder]] = [
 
 
 SHEET = re.compile(rf"^/game/{GAME}$")
-BESIDE_SHEET = ("/", "/new")
-"""Home and New game: a switch between one of them and the sheet (with Record hand
-laid over it) refills the View on show. The sheet is drawn in a layer of its own
-(`views.sheet.layered`), never the kind of control at the top of another screen, so
-Flet replaces it whole and nothing of one screen (its scroll offset) passes to the
-other. Home and New game, alike at the top, keep a View each."""
+ONE_VIEW = ("/", "/new")
+"""Home and New game: a switch between them, or between one of them and the sheet
+(with Record hand laid over it), refills the View on show. Each starts with a kind
+of control of its own at the top (the sheet a layer, `views.sheet.layered`; New game
+`views.common.own_kind`), so the phone builds the new screen afresh and nothing of
+one screen (its scroll offset) passes to the other."""
 
 
 def _path(route: str) -> str:
@@ -99,9 +99,7 @@ def _in_place(shown: str | None, route: str) -> bool:
     """Whether a switch from `shown` to `route` refills the View on show."""
     if shown is None:
         return False
-    paths = {_path(shown), _path(route)}
-    sheets = {p for p in paths if SHEET.match(p)}
-    return bool(sheets) and paths - sheets <= set(BESIDE_SHEET)
+    return all(path in ONE_VIEW or SHEET.match(path) for path in (_path(shown), _path(route)))
 
 
 MAX_CONTENT_WIDTH = 720
@@ -155,7 +153,10 @@ class Router:
             logger.exception("could not show %s", one_line(self.route, 200))
             view = message_view(self.ctx, self.route, "Something went wrong",
                                 "This screen could not be shown. Your games are safe.")
-        self._follow(self._game_of(self.route))
+        game_id = self._game_of(self.route)
+        self._follow(game_id)
+        if game_id is not None:
+            self.ctx.actions.showed_game(game_id)
         view.padding = ft.Padding.symmetric(horizontal=side_margin(page.width), vertical=8)
         return view
 
@@ -206,6 +207,33 @@ class Router:
         if self.ctx.page.views and side_margin(width) != side_margin(self._drawn_width):
             self.show(self.route)
         self._drawn_width = width
+
+    def phone_known(self) -> None:
+        """What the browser keeps for this phone is read: show its colours, and draw the
+        screen on show again if it depends on the phone (a game's buttons and the host
+        screen on its rights, home's Continue card on its games)."""
+        self.show_theme(self.ctx.actions.phone.theme_mode)
+        if self.ctx.page.views and self._drawn_for_another_phone():
+            self.show(self.route)
+
+    def _drawn_for_another_phone(self) -> bool:
+        path = _path(self.route)
+        if path == "/":
+            game = self.ctx.actions.game_to_continue()
+            return (game.id if game else None) != self.ctx.continued
+        return path.startswith("/game/") or path in RIGHTS_SCREENS
+
+    def show_theme(self, mode: ft.ThemeMode) -> None:
+        """Light, dark or like the phone. Only the page's theme mode changes: a theme
+        built anew would rebuild every control at every switch (docs/FLET_NOTES.md 7).
+        The screen is drawn again for the other brightness (suit colours are chosen as
+        it is built): after the mode, as when the phone itself turns dark."""
+        page = self.ctx.page
+        if page.theme_mode == mode:
+            return
+        page.theme_mode = mode
+        page.update()
+        self.brightness_changed()
 
     def brightness_changed(self) -> None:
         """Redraw only for the other brightness: the browser reports its brightness as it

@@ -32,6 +32,7 @@ def main(page: ft.Page) -> None:
     ctx.prepare = router.prepare
     ctx.put = router.put
     ctx.shown_route = lambda: router.route
+    ctx.phone_known = router.phone_known
 
     def route_changed(e: ft.RouteChangeEvent) -> None:
         if e.route != router.route:  # not the address `ctx.go` has already shown

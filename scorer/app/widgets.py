@@ -219,6 +219,17 @@ def number_pad(
     return ft.Column(grid, spacing=8)
 
 
+def update_shown(*controls: ft.Control) -> None:
+    """Send what changed in controls a screen shows (a form built by a test shows nothing:
+    Flet raises for a control on no page)."""
+    for control in controls:
+        try:
+            control.page  # noqa: B018 (raises RuntimeError off a page)
+        except RuntimeError:
+            continue
+        control.update()
+
+
 def notice(text: str, *, error: bool = False, icon: ft.IconData | None = None) -> ft.Control:
     """A coloured band with a message (forced teams, problems, the winner)."""
     return ft.Container(

@@ -110,7 +110,7 @@ caller's team is the team that **goes**: it has to make the hand (see
   call**. The dealer cannot pass in the standard game.
 - With the house rule *Dealer may pass* the dealer may pass too. Then nobody
   scores, the app records the hand as **all passed**, and the deal moves on.
-- With the house rule *Forced* a team that is far ahead may have to call
+- With the house rule *Forced to call* a team that is far ahead may have to call
   rather than leave it to the other side's dealer.
 
 > Dee deals. Ann passes, Bob passes, Cid passes: Dee has to pick a suit, say
@@ -324,16 +324,17 @@ target with more points than the other team. A table can set any target.
 
 **On:** the dealer may pass as well. When all four pass, nobody scores, the
 app records the hand as **all passed**, and the next player deals. While a
-team is forced (see *Forced*), nobody may let all four pass.
+team is forced (see *Forced to call*), nobody may let all four pass.
 
 > Dee deals and everyone passes: the hand is recorded as passed, nobody
 > scores, and Ann deals next.
 """, "dealer pass, all passed, redeal, no call, stuck"),
 
-    _house("forced_at", "Forced (400 forced)", """
-**Standard: off.** When on, a mark is set (usually 400). Before each hand, a
-team whose score is **over** the mark is **forced**. If both teams are over
-it, only the team with more points is forced; if they are level, both are.
+    _house("forced_at", "Forced to call", """
+**Standard: off.** Many tables call it "400 forced". When on, a mark is set
+(usually 400). Before each hand, a team whose score is **over** the mark is
+**forced**. If both teams are over it, only the team with more points is
+forced; if they are level, both are.
 
 A forced team may not let the call reach a dealer from the other team. So
 when the dealer is on the other team, the forced player sitting on the
@@ -348,7 +349,7 @@ everyone before them passed.
 > Forced at 400. Ann & Cid have 410, Bob & Dee 380: Ann & Cid are forced. Bob
 > deals, so the turn goes Cid, Dee, Ann, Bob. If Cid and Dee pass, Ann must
 > call: she cannot leave it to Bob.
-""", "forced, 400, must call, 400 forced, over, mark"),
+""", "forced, forced to call, 400, must call, 400 forced, over, mark"),
 
     _house("long_runs", "Runs of five or more", """
 **Standard: split.** A sequence longer than four is cut from the top into

@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -148,3 +149,17 @@ def totals(page: Page) -> tuple[str, str]:
     """The two big totals at the top of the sheet, as shown."""
     texts = page.get_by_text(re.compile(r"^\d+$")).all_inner_texts()
     return texts[0], texts[1]
+
+
+def looks_dark(page: Page) -> bool:
+    """Whether the screen's background is dark: one pixel of the margin beside the
+    content, decoded from a screenshot (a PNG of 1x1, one row, so no filter to undo)."""
+    png = page.screenshot(clip={"x": 3, "y": 200, "width": 1, "height": 1})
+    chunks, at = {}, 8
+    while at < len(png):
+        size = int.from_bytes(png[at:at + 4], "big")
+        kind = png[at + 4:at + 8].decode("ascii")
+        chunks[kind] = chunks.get(kind, b"") + png[at + 8:at + 8 + size]
+        at += 12 + size
+    red, green, blue = zlib.decompress(chunks["IDAT"])[1:4]  # after the row's filter byte
+    return (red + green + blue) / 3 < 100

@@ -16,6 +16,7 @@ from table_steps import (
     see,
     seed_game,
     tap,
+    type_into,
     type_points,
 )
 
@@ -50,6 +51,27 @@ def test_every_screen_at_phone_size(
         open_app(page, f"{app_url}{path}", first_text=words)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         screenshot(page, f"{name}-{tag}")
+
+    # The dialogs: Share (this phone holds the game: its code first) and the colours.
+    open_app(page, f"{app_url}game/{game}", first_text="Undo last hand")
+    tap(page, "Share this game")
+    see(page, "Table code")
+    screenshot(page, f"share-{tag}")
+    tap(page, "Close")
+    open_app(page, app_url, first_text="Past games")
+    page.get_by_label("Screen colours").click()
+    see(page, "For this phone only.")
+    screenshot(page, f"colours-{tag}")
+    tap(page, "Close")
+
+    # New game with names typed, a target of its own and the house rules open.
+    open_app(page, f"{app_url}new", first_text="Who sits where")
+    for seat, name in enumerate(("Theresa", "Angus", "Margaret", "Duncan")):
+        type_into(page, f"Player {seat + 1}", name)
+    type_into(page, "Other", "750")
+    page.get_by_role("button", name=re.compile("House rules")).click()
+    see(page, "Dealer may pass")
+    screenshot(page, f"new-game-typed-{tag}")
 
     open_app(page, f"{app_url}game/{game}/hand", first_text="Who called?")
     tap(page, "Bob called")

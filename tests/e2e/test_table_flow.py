@@ -57,6 +57,50 @@ def test_start_a_game_and_record_a_made_hand(page: Page, app_url: str, open_app:
     see(page, "Hand 2: Ann deals, Bob speaks and leads")
 
 
+def test_home_continues_the_game_this_phone_was_at(
+    page: Page, app_url: str, open_app: Open, app_server: Any
+) -> None:
+    """After Back, home offers the game in progress as one big card: names and score."""
+    seed_game(app_server.data_dir, [full_hand(1)], teams=["Kitchen", "Porch"])  # not this phone's
+    game = seed_game(app_server.data_dir, [full_hand(0)], teams=["Reds", "Blues"])
+    open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
+    enter_seeded_code(page, game)
+    record_counted_hand(page, "Bob", "Clubs", "100")
+    page.get_by_label("Back").click()
+    card = page.get_by_role("button", name=re.compile(r"^Continue"))
+    expect(card).to_have_count(1)
+    expect(card).to_contain_text("Reds  224 – 100  Blues")
+    expect(card).to_contain_text("In progress · 2 hands")
+    expect(card).to_contain_text(re.compile(r"\d\d:\d\d · last played \d\d:\d\d"))
+    expect(page.get_by_text("Kitchen", exact=False)).to_have_count(0)
+    card.click()
+    see(page, "2. Ann dealt · Bob called ♣")
+
+
+def test_new_game_to_any_target_with_team_names_at_the_top(
+    page: Page, app_url: str, open_app: Open
+) -> None:
+    open_app(page, app_url)
+    tap(page, "New game")
+    see(page, "Who sits where")
+    # The team names come right after the seats, before the dealer and the rules.
+    team = page.get_by_role("textbox", name="Team 1 name").bounding_box()
+    dealer = page.get_by_text("Who deals first").bounding_box()
+    assert team and dealer and team["y"] < dealer["y"]
+    for seat, name in enumerate(PLAYERS):
+        type_into(page, f"Player {seat + 1}", name)
+    type_into(page, "Team 1 name", "Reds")
+    tap(page, "Dee")
+    type_into(page, "Other", "50")
+    tap(page, "Start game")
+    see(page, "Play to a number from 100 to 5000, or tap 300, 500 or 1000.")
+    type_into(page, "Other", "750")
+    tap(page, "Start game")
+    see(page, "Hand 1: Dee deals, Ann speaks and leads")
+    expect(page.get_by_text("750 to go")).to_have_count(2)
+    see(page, "Reds")
+
+
 def test_bait_half_bait_and_runs_with_bella(
     page: Page, app_url: str, open_app: Open, app_server: Any
 ) -> None:
@@ -220,7 +264,13 @@ def test_house_rules_open_on_request_and_reach_the_game(
     page.get_by_role("button", name=re.compile("House rules")).click()
     see(page, "Dealer may pass")
     page.get_by_role("switch").first.click()
-    see(page, "1 house rule(s) changed")
+    see(page, "1 house rule changed")
+    page.get_by_role("switch", name="Forced to call").click()
+    see(page, "2 house rules changed")
+    see(page, "A team with more than 400 points may not pass the choice of trump round")
+    tap(page, "Over 450")
+    see(page, "A team with more than 450 points")
+    see(page, "Split: 5 or 6 in a row is a fifty")
     for seat, name in enumerate(PLAYERS):
         type_into(page, f"Player {seat + 1}", name)
     tap(page, "Dee")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import flet as ft
 
@@ -50,6 +51,18 @@ def screen(
         controls=[ft.SafeArea(content=ft.Column(controls, expand=True, spacing=0), expand=True)],
         padding=ft.Padding.symmetric(horizontal=PAD, vertical=8),
     )
+
+
+def own_kind(view: ft.View) -> ft.View:
+    """Start a screen from `screen` with a kind of control no other screen starts with.
+
+    A switch between home and this screen refills the View on show (`router.ONE_VIEW`):
+    the phone reuses the widgets of the screen before wherever the new one has the
+    same kind of control in the same place, and a SafeArea over a scrolling column
+    in both would keep home's scroll offset. A different kind at the top makes the
+    phone build the new screen afresh, top to bottom."""
+    view.controls = [ft.Container(content=cast(ft.Control, view.controls[0]), expand=True)]
+    return view
 
 
 def redraws_shown(ctx: AppContext, route: str | None) -> bool:

@@ -1,21 +1,20 @@
-"""Home: resume the game in progress, start one, past games, rules, run checker."""
+"""Home: continue the game in progress, start one, past games, rules, run checker."""
 
 from __future__ import annotations
 
 import flet as ft
 
 from scorer.app.context import AppContext
+from scorer.app.game_lines import score_line, status_line, when_line
+from scorer.app.theme import RADIUS
 from scorer.app.views.common import app_bar, screen
+from scorer.app.views.phone_colours import colours_button
 from scorer.app.widgets import big_button, notice, suit_label
 from scorer.store.models import GameSummary
 
-
-def in_progress(ctx: AppContext) -> list[GameSummary]:
-    return [game for game in ctx.store.list_games() if not game.finished]
-
-
 SHOWN_NOTICES = 3
 """Store notices shown at most on the home screen (the server's terminal has them all)."""
+CONTINUE = "Continue"
 
 
 def store_notices(ctx: AppContext) -> list[str]:
@@ -28,26 +27,33 @@ def store_notices(ctx: AppContext) -> list[str]:
     return notices
 
 
+def continue_card(ctx: AppContext, game: GameSummary) -> ft.Control:
+    """The way back to the game this phone was at: the whole card is one big tap."""
+    on = ft.Colors.ON_PRIMARY_CONTAINER
+    return ft.Container(
+        content=ft.Row([
+            ft.Icon(ft.Icons.PLAY_ARROW, size=40, color=on),
+            ft.Column([
+                ft.Text(CONTINUE, size=20, weight=ft.FontWeight.BOLD, color=on),
+                ft.Text(score_line(game), size=17, weight=ft.FontWeight.W_600, color=on),
+                ft.Text(f"{status_line(game)}\n{when_line(game)}", size=13, color=on),
+            ], spacing=2, expand=True),
+        ], spacing=12),
+        on_click=lambda _e: ctx.go(f"/game/{game.id}"), ink=True,
+        bgcolor=ft.Colors.PRIMARY_CONTAINER, border_radius=ft.BorderRadius.all(RADIUS),
+        padding=ft.Padding.symmetric(horizontal=12, vertical=14),
+    )
+
+
 def home_view(ctx: AppContext) -> ft.View:
-    playing = in_progress(ctx)  # first: reading the game list may find a damaged file
+    game = ctx.actions.game_to_continue()  # first: reading the games may find a damaged file
+    ctx.continued = game.id if game else None
     body: list[ft.Control] = [notice(text, error=True) for text in store_notices(ctx)]
-    if playing:
-        latest = playing[0]
-        score = f"{latest.teams[0]} {latest.totals[0]} – {latest.totals[1]} {latest.teams[1]}"
-        body.append(ft.Text("Game in progress", size=15, weight=ft.FontWeight.BOLD))
-        body.append(ft.Row([big_button(
-            f"Resume: {score}", lambda _e, gid=latest.id: ctx.go(f"/game/{gid}"),
-            icon=ft.Icons.PLAY_ARROW, height=72,
-        )]))
-        for other in playing[1:4]:
-            label = f"{other.teams[0]} {other.totals[0]} – {other.totals[1]} {other.teams[1]}"
-            body.append(ft.Row([big_button(
-                label, lambda _e, gid=other.id: ctx.go(f"/game/{gid}"), primary=False,
-                icon=ft.Icons.TABLE_RESTAURANT,
-            )]))
+    if game is not None:
+        body.append(continue_card(ctx, game))
     body.extend([
         ft.Row([big_button("New game", lambda _e: ctx.go("/new"), icon=ft.Icons.ADD,
-                           primary=not playing)]),
+                           primary=game is None)]),
         ft.Row([big_button("Past games", lambda _e: ctx.go("/games"), icon=ft.Icons.HISTORY,
                            primary=False)]),
         ft.Row([big_button("Statistics", lambda _e: ctx.go("/stats"), icon=ft.Icons.INSIGHTS,
@@ -63,6 +69,7 @@ def home_view(ctx: AppContext) -> ft.View:
     ])
     bar = app_bar(ctx, "Tarabish", actions=[
         ft.Row([suit_label(code, ctx.dark, size=22, word=False) for code in "SHDC"], spacing=6),
-        ft.Container(width=12),
+        colours_button(ctx),
+        ft.Container(width=4),
     ])
     return screen("/", bar, body)

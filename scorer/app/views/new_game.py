@@ -16,8 +16,9 @@ from rules.names import default_team_names
 from rules.plain_text import without_unsafe
 from rules.replay import replay
 from scorer.app.context import AppContext
-from scorer.app.house_rule_text import CHOICES, FORCED, SWITCHES
-from scorer.app.views.common import app_bar, screen
+from scorer.app.house_rule_text import CHOICES, FORCED_TITLE, SWITCHES, changed_text, forced_line
+from scorer.app.views.common import app_bar, own_kind, screen
+from scorer.app.views.play_to import TARGETS, PlayTo
 from scorer.app.widgets import (
     END_SEAT_WIDTH,
     big_button,
@@ -26,11 +27,13 @@ from scorer.app.widgets import (
     section,
     small_toggle,
     table_layout,
+    update_shown,
 )
 from scorer.store.errors import StoreError
 
-TARGETS = (300, 500, 1000)
 FORCED_MARKS = (300, 400, 450)
+FORCED_MARK = 400
+"""The mark the forced rule starts at when it is switched on."""
 SEAT_WORDS = ("You / seat 1", "Left / seat 2", "Across / seat 3", "Right / seat 4")
 
 
@@ -52,6 +55,14 @@ class NewGameForm:
         self.dealer_box = ft.Column(spacing=8)
         self.fields = [self._name_field(seat) for seat in range(4)]
         self.team_fields = [self._team_field(team) for team in range(2)]
+        self.play_to = PlayTo(self.rules.get("target", TARGETS[1]), self._target_chosen)
+        # The parts drawn once: a redraw after a tap puts the same objects back, so
+        # only what changed goes to the phone (and no text box is drawn anew).
+        self.seating = section(
+            "Who sits where", table_layout(dict(enumerate(self.fields)), self.felt_box),
+            note="Type the names around the table, clockwise. Partners sit opposite.")
+        self.team_names = section("Team names (optional)",
+                                  ft.Row(list[ft.Control](self.team_fields), spacing=8))
         # Kept across redraws, and its rules built only while it is open: closed,
         # they cost the phone a screen's worth of widgets for nothing.
         self.rules_tile = ft.ExpansionTile(
@@ -113,11 +124,7 @@ class NewGameForm:
             field.hint_text = defaults[team]
         self.felt_box.content = felt(defaults[0], "vs", defaults[1], width=100)
         self.dealer_box.controls = self._dealer_controls()
-        if self.body.page is not None:
-            self.felt_box.update()
-            self.dealer_box.update()
-            for field in self.team_fields:
-                field.update()
+        update_shown(self.felt_box, self.dealer_box, *self.team_fields)
 
     # --- taps ------------------------------------------------------------------------------
     def pick_dealer(self, seat: int) -> None:
@@ -131,8 +138,7 @@ class NewGameForm:
     def _redraw_dealer(self) -> None:
         """Only the dealer's part shows the dealer: redraw that, not the screen."""
         self.dealer_box.controls = self._dealer_controls()
-        if self.dealer_box.page is not None:
-            self.dealer_box.update()
+        update_shown(self.dealer_box)
 
     def _rules_opened(self, e: ft.Event[ft.ExpansionTile]) -> None:
         self.rules_tile.expanded = e.data in (True, "true")
@@ -140,16 +146,29 @@ class NewGameForm:
         self.rules_tile.update()
 
     def set_rule(self, key: str, value: Any) -> None:
+        self._keep_rule(key, value)
+        self.render()
+
+    def _keep_rule(self, key: str, value: Any) -> None:
         default = HouseRules.model_fields[key].default
         if value == default:
             self.rules.pop(key, None)
         else:
             self.rules[key] = value
-        self.render()
+
+    def _target_chosen(self, target: int | None) -> None:
+        """Play to changed (it draws itself); a number out of range is refused at Start."""
+        if target is not None:
+            self._keep_rule("target", target)
 
     def start(self) -> None:
+        self.error = ""
         if self.dealer is None:
             self.error = "Pick who deals first, or tap Draw"
+            self.render()
+            return
+        if self.play_to.problem:
+            self.error = self.play_to.problem
             self.render()
             return
         # Names pasted from a chat often carry invisible direction marks or
@@ -182,41 +201,31 @@ class NewGameForm:
     # --- drawing ---------------------------------------------------------------------------
     def render(self) -> None:
         self.body.controls = self._controls()
-        if self.body.page is not None:
-            self.body.update()
+        update_shown(self.body)
 
     def _controls(self) -> list[ft.Control]:
         defaults = self._default_teams()
-        seats = {seat: self.fields[seat] for seat in range(4)}
         self.felt_box.content = felt(defaults[0], "vs", defaults[1], width=100)
-        seating = section(
-            "Who sits where", table_layout(seats, self.felt_box),
-            note="Type the names around the table, clockwise. Partners sit opposite.",
-        )
         self.dealer_box.controls = self._dealer_controls()
-        target_now = self.rules.get("target", 500)
-        target = section("Play to", ft.Row(
-            [small_toggle(str(t), target_now == t, lambda _e, t=t: self.set_rule("target", t))
-             for t in TARGETS], spacing=6))
-        controls: list[ft.Control] = [seating, self.dealer_box, target, self._house_rules(),
-                                      section("Team names (optional)", *self.team_fields)]
+        # Team names next to the seats they are made of, not under the house rules.
+        controls: list[ft.Control] = [self.seating, self.team_names, self.dealer_box,
+                                      self.play_to.control, self._house_rules()]
         if self.error:
             controls.append(notice(self.error, error=True))
         return controls
 
     def _dealer_controls(self) -> list[ft.Control]:
-        dealer_row = ft.Row(
-            [small_toggle(self._short(seat), self.dealer == seat,
-                          lambda _e, s=seat: self.pick_dealer(s)) for seat in range(4)],
-            spacing=6,
-        )
+        chips = [small_toggle(self._short(seat), self.dealer == seat,
+                              lambda _e, s=seat: self.pick_dealer(s)) for seat in range(4)]
+        # Two by two: four in a row left "Playe…" and "Ther…" on a 360 px phone.
+        dealer_rows = [ft.Row(chips[:2], spacing=6), ft.Row(chips[2:], spacing=6)]
         dealer_note = None
         if self.dealer is not None:
             dealer_note = f"{self._short(self.dealer)} deals first" + (
                 " (drawn)" if self.drawn else "")
         return [section(
             "Who deals first",
-            dealer_row,
+            *dealer_rows,
             ft.Row([big_button("Draw at random", lambda _e: self.draw_dealer(),
                                icon=ft.Icons.CASINO, primary=False, height=48)]),
             note=dealer_note,
@@ -231,8 +240,7 @@ class NewGameForm:
     def _house_rules(self) -> ft.Control:
         changed = self._changed_rules()
         tile = self.rules_tile
-        tile.subtitle = ft.Text(
-            "Standard rules" if not changed else f"{changed} house rule(s) changed")
+        tile.subtitle = ft.Text(changed_text(changed))
         tile.controls = [ft.Column(self._rule_rows(), spacing=14)] if tile.expanded else []
         return tile
 
@@ -242,10 +250,11 @@ class NewGameForm:
             rows.append(self._switch(key, title, line, bool(self.rules.get(key, False)),
                                      lambda on, k=key: self.set_rule(k, on)))
         forced_on = self.rules.get("forced_at") is not None
-        rows.append(self._switch("forced_at", FORCED[0], FORCED[1], forced_on,
-                                 lambda on: self.set_rule("forced_at", 400 if on else None)))
+        mark = self.rules["forced_at"] if forced_on else FORCED_MARK
+        rows.append(self._switch(
+            "forced_at", FORCED_TITLE, forced_line(mark), forced_on,
+            lambda on: self.set_rule("forced_at", FORCED_MARK if on else None)))
         if forced_on:
-            mark = self.rules["forced_at"]
             rows.append(ft.Row([small_toggle(f"Over {m}", mark == m,
                                              lambda _e, m=m: self.set_rule("forced_at", m))
                                 for m in FORCED_MARKS], spacing=6))
@@ -274,4 +283,5 @@ def new_game_view(ctx: AppContext, again: str | None = None) -> ft.View:
     form = NewGameForm(ctx, again)
     form.body.controls = form._controls()
     start = ft.Row([big_button("Start game", lambda _e: form.start(), icon=ft.Icons.PLAY_ARROW)])
-    return screen("/new", app_bar(ctx, "New game", back_to="/"), [form.body], bottom=start)
+    return own_kind(screen("/new", app_bar(ctx, "New game", back_to="/"), [form.body],
+                           bottom=start))

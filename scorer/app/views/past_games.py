@@ -1,4 +1,4 @@
-"""Past games: date, players, final score and winner; open, export or delete.
+"""Past games: who, when, the score and the winner; open, export or delete.
 
 The list comes a page of PAGE_SIZE at a time (`/games?page=2`), so a server
 with thousands of games never sends them all to every phone."""
@@ -12,6 +12,7 @@ import flet as ft
 from scorer.app import CONFIG
 from scorer.app.context import AppContext
 from scorer.app.game_files import export, import_button
+from scorer.app.game_lines import players_line, score_line, status_line, when_line
 from scorer.app.theme import RADIUS
 from scorer.app.views.common import app_bar, screen
 from scorer.app.widgets import big_button
@@ -49,11 +50,16 @@ def _confirm_delete(ctx: AppContext, game: GameSummary) -> None:
 
     ctx.page.show_dialog(ft.AlertDialog(
         title=ft.Text("Delete this game?"),
-        content=ft.Text(f"{game.teams[0]} {game.totals[0]} – {game.totals[1]} {game.teams[1]}, "
-                        f"started {game.created:%d %b %Y}. It cannot be brought back.", size=16),
+        content=ft.Text(f"{score_line(game)}, {when_line(game)}. It cannot be brought back.",
+                        size=16),
         actions=[ft.TextButton("Keep it", on_click=lambda _e: ctx.page.pop_dialog()),
                  ft.FilledButton("Delete", on_click=delete)],
     ))
+
+
+CARD_BUTTON_PADDING = ft.Padding.symmetric(horizontal=8)
+"""Open, Export and Delete side by side on a 360 px phone (Material's 12 put Delete
+on a line of its own)."""
 
 
 def _card_button(word: str, icon: ft.IconData, game: GameSummary, on_click: Any) -> ft.Control:
@@ -62,28 +68,30 @@ def _card_button(word: str, icon: ft.IconData, game: GameSummary, on_click: Any)
         content=ft.Text(word, size=16,
                         semantics_label=f"{word} {game.teams[0]} vs {game.teams[1]}"),
         icon=icon, on_click=on_click, height=48,
+        style=ft.ButtonStyle(padding=CARD_BUTTON_PADDING),
     )
 
 
 def game_card(ctx: AppContext, game: GameSummary) -> ft.Control:
-    if game.winner is not None:
-        status = f"Won by {game.teams[game.winner]}"
-    else:
-        status = f"In progress, {game.hand_count} hands"
+    """Who, when and the score: two games of the same four differ by their times."""
+    lines: list[ft.Control] = [
+        ft.Text(when_line(game), size=13, color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(score_line(game), size=17, weight=ft.FontWeight.BOLD),
+    ]
+    players = players_line(game)
+    if players is not None:
+        lines.append(ft.Text(players, size=14, color=ft.Colors.ON_SURFACE_VARIANT))
+    lines.append(ft.Text(status_line(game), size=14))
     return ft.Container(
         content=ft.Column([
-            ft.Text(f"{game.created.astimezone():%a %d %b %Y, %H:%M}", size=13,
-                    color=ft.Colors.ON_SURFACE_VARIANT),
-            ft.Text(f"{game.teams[0]}  {game.totals[0]} – {game.totals[1]}  {game.teams[1]}",
-                    size=17, weight=ft.FontWeight.BOLD),
-            ft.Text(status, size=14),
+            *lines,
             ft.Row([
                 _card_button("Open", ft.Icons.OPEN_IN_NEW, game,
                              lambda _e: ctx.go(f"/game/{game.id}")),
                 _card_button("Export", ft.Icons.DOWNLOAD, game, lambda _e: export(ctx, game)),
                 _card_button("Delete", ft.Icons.DELETE_OUTLINE, game,
                              lambda _e: _confirm_delete(ctx, game)),
-            ], spacing=0, wrap=True),
+            ], spacing=0, wrap=True, alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
         ], spacing=4),
         padding=12, border_radius=ft.BorderRadius.all(RADIUS),
         bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,

@@ -15,6 +15,11 @@ from scorer.app.widgets import big_button
 from scorer.store.errors import StoreError
 
 QR_SIZE = 232
+EXPORT_LABEL = "Export this game"
+ALONE_COPY = ("Other phones cannot follow it live. To keep a copy, or to go on with it on "
+              f"another phone, tap {EXPORT_LABEL}: it saves the game as a file. On the other "
+              "phone, open Past games and tap Import a game file.")
+"""What a phone alone says about moving its game, naming the buttons a player taps."""
 
 
 def png_data_url(png: bytes) -> str:
@@ -54,7 +59,8 @@ def share_panel(ctx: AppContext, model: GameModel) -> ft.Control:
                              text_align=ft.TextAlign.CENTER, color=ft.Colors.ON_SURFACE_VARIANT))
     code = ctx.actions.table_code(model.id)
     if code is not None:
-        parts.append(ft.Container(
+        # The code first: on a 360 px phone, under the QR code it was out of sight.
+        parts.insert(0, ft.Container(
             content=ft.Column([
                 ft.Text("Table code", size=14, weight=ft.FontWeight.W_600,
                         color=ft.Colors.ON_PRIMARY_CONTAINER),
@@ -106,11 +112,9 @@ def phone_panel(ctx: AppContext, model: GameModel) -> ft.Control:
         ft.Icon(ft.Icons.PHONE_ANDROID, size=40, color=ft.Colors.PRIMARY),
         ft.Text("This game lives on this phone.", size=17, weight=ft.FontWeight.W_600,
                 text_align=ft.TextAlign.CENTER),
-        ft.Text("Other phones cannot follow it live. To move it or keep a copy, export "
-                "it as a game file: any Tarabish can import it (Past games, or "
-                "`tarabish import` on a computer).", size=14, text_align=ft.TextAlign.CENTER,
+        ft.Text(ALONE_COPY, size=14, text_align=ft.TextAlign.CENTER,
                 color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.Row([big_button("Export this game", lambda _e: export_game(ctx, model.id),
+        ft.Row([big_button(EXPORT_LABEL, lambda _e: export_game(ctx, model.id),
                            icon=ft.Icons.DOWNLOAD, height=48)]),
     ], spacing=10, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
 
