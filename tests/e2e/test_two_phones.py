@@ -56,6 +56,9 @@ def shoot_every_way(page: Page, name: str, screenshot: Shot,
             assert page.evaluate("document.documentElement.scrollWidth") <= width
     color_scheme(page, "light")
     page.set_viewport_size({"width": 390, "height": 844})
+    # The screen is drawn again for the width and the colours: a tap during that
+    # redraw would land on the screen being replaced.
+    page.wait_for_timeout(800)
 
 
 def test_a_second_save_of_hand_1_is_a_choice_never_a_hand_2(
@@ -151,4 +154,4 @@ def test_an_edit_and_an_undo_leave_their_trace_on_the_other_phone(
     shoot_every_way(b, "undone-list", screenshot, color_scheme)
     b.get_by_role("button", name="Put hand 1 back").click()
     for p in (a, b):
-        expect(hand_rows(p, 1)).to_be_visible()
+        expect(hand_rows(p, 1)).to_be_visible(timeout=15_000)
