@@ -81,7 +81,7 @@ the ones this browser loaded rather than every variant."""
 
 APP_SOURCES = ("rules", "scorer")
 APP_SKIPPED = ("scorer/server.py", "scorer/cli.py", "scorer/commands/", "scorer/web/",
-               "scorer/webbuild/")
+               "scorer/disk_cache.py", "scorer/webbuild/")
 """Server and build code: never imported in the browser (the import contracts in
 pyproject.toml keep the app and `scorer.browser` from importing them)."""
 WHEEL_SKIPPED = ("flet/testing/", "flet/fastapi/", "flet/cli.py", "flet/pytest_plugin.py",

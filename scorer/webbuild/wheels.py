@@ -115,9 +115,7 @@ def _pip() -> list[str]:
 
 
 def default_cache_dir() -> Path:
-    """~/.cache/tarabish/wheels (XDG_CACHE_HOME respected)."""
-    import os
+    """wheels/ of the user cache folder (~/.cache/tarabish, or $TARABISH_CACHE)."""
+    from scorer.paths import user_cache_dir
 
-    base = os.environ.get("XDG_CACHE_HOME", "").strip()
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "tarabish" / "wheels" / PLATFORM
+    return user_cache_dir() / "wheels" / PLATFORM
