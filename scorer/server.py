@@ -43,7 +43,12 @@ from scorer.rights.service import HOST_CODE_DIGITS
 from scorer.store import folder_lock
 from scorer.store.errors import StoreError
 from scorer.store.folder_lock import FolderBusy, FolderLease
-from scorer.web.compression import CompressedCache, CompressionMiddleware
+from scorer.web.compression import (
+    QUIET_S,
+    CompressedCache,
+    CompressionMiddleware,
+    page_file_cache,
+)
 from scorer.web.crash_notice import CrashNoticeMiddleware
 from scorer.web.sessions import LIMITS, ServerSessions, SessionGuard
 
@@ -87,12 +92,15 @@ WARM_PATHS = (
 )
 
 
-def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
+def build_app(data_dir: str | os.PathLike[str] | None = None,
+              compressed: CompressedCache | None = None) -> FastAPI:
     """The ASGI app: the Flet page, its static files and its WebSocket.
 
     Everything, CanvasKit/skwasm and fonts included, is served from the
     installed `flet-web` wheel and `ASSETS_DIR` (`no_cdn=True`), so phones
     on a table's Wi-Fi with no internet still get a working page.
+    `compressed`: where compressed page files are kept (default: this process's
+    `compression_cache`, in memory only; `serve` gives one kept on disk too).
     """
     import flet_web.fastapi as flet_fastapi
 
@@ -108,7 +116,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
     app: FastAPI = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     # Compressed page files, compressed once, revalidated with ETags (see
     # scorer.web.compression). Outermost, so it sees every response.
-    app.add_middleware(CompressionMiddleware, cache=compression_cache)
+    app.add_middleware(CompressionMiddleware, cache=compressed or compression_cache)
     # A crashed session's traceback stays in the server's log; the phone gets a
     # short notice (scorer.web.crash_notice).
     app.add_middleware(CrashNoticeMiddleware)
@@ -208,11 +216,13 @@ def wait_until_started(server: uvicorn.Server, timeout_s: float = 30.0) -> bool:
     return True
 
 
-def warm_compression(server: uvicorn.Server, base_url: str,
+def warm_compression(server: uvicorn.Server, base_url: str, cache: CompressedCache,
                      paths: tuple[str, ...] = WARM_PATHS) -> threading.Thread:
     """Once the server answers, fetch the page files the way phones will, so each
-    is compressed before the first phone asks (best levels follow in the
-    background). Runs in a daemon thread; failures only cost speed."""
+    is compressed (or read from the disk cache) before the first phone asks. If
+    best levels are left to make (a first start of this version), says so in one
+    line: they follow in the background. Runs in a daemon thread; failures only
+    cost speed."""
 
     def run() -> None:
         if not wait_until_started(server):
@@ -225,6 +235,11 @@ def warm_compression(server: uvicorn.Server, base_url: str,
                                              headers={"Accept-Encoding": encoding})
                 with contextlib.suppress(OSError), urllib.request.urlopen(req, timeout=60) as r:
                     r.read()
+        if cache.pending() and not server.should_exit:
+            where = f" (kept in {cache.disk.folder})" if cache.disk is not None else ""
+            print("First start of this version: compressing the page files for phones "
+                  "in the background, at low priority, for about a minute; later starts "
+                  f"reuse them{where}.", flush=True)
 
     thread = threading.Thread(target=run, name="warm-compression", daemon=True)
     thread.start()
@@ -397,7 +412,8 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool)
         return 1
     port = sock.getsockname()[1]
 
-    app = build_app(lease.folder)
+    compressed = CompressedCache(disk=page_file_cache(), quiet_s=QUIET_S)
+    app = build_app(lease.folder, compressed)
     try:
         from scorer.app.store_access import get_store
 
@@ -444,7 +460,7 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool)
     local_url = f"http://{local_host}:{port}/"
     CONFIG.import_key = secrets.token_urlsafe(32)
     lease.describe(address=local_url, key=CONFIG.import_key)
-    warm_compression(server, local_url)
+    warm_compression(server, local_url, compressed)
 
     try:
         asyncio.run(server.serve(sockets=[sock]))
