@@ -93,11 +93,12 @@ def wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 60) -> N
     raise RuntimeError(f"{url} did not answer")
 
 
-def start(cmd: list[str], url: str, log: Path) -> subprocess.Popen[bytes]:
+def start(cmd: list[str], url: str, log: Path, cwd: Path = REPO,
+          env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     with log.open("ab") as out:
-        proc = subprocess.Popen(cmd, cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True,
-                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
     wait_http(url, proc)
     return proc
 
@@ -180,11 +181,13 @@ def median_of(runs: list[dict[str, float]]) -> dict[str, float]:
     return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
 
 
-def start_tarabish(port: int, tmp: Path, name: str) -> subprocess.Popen[bytes]:
-    """The table server on loopback only, with its own empty data dir."""
+def start_tarabish(port: int, tmp: Path, name: str, repo: Path = REPO,
+                   env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """The table server on loopback only, with its own empty data dir (from `repo`'s
+    scorer/, e.g. another checkout to compare with)."""
     return start([sys.executable, "-m", "scorer.cli", "--no-open", "--host", "127.0.0.1",
                   "--port", str(port), "--data-dir", str(tmp / f"data-{name}")],
-                 f"http://127.0.0.1:{port}/", tmp / f"{name}.log")
+                 f"http://127.0.0.1:{port}/", tmp / f"{name}.log", cwd=repo, env=env)
 
 
 def main() -> int:
