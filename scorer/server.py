@@ -50,6 +50,7 @@ from scorer.web.compression import (
     page_file_cache,
 )
 from scorer.web.crash_notice import CrashNoticeMiddleware
+from scorer.web.flet_names import app_sources, flet_names, resolve_flet_names
 from scorer.web.sessions import LIMITS, ServerSessions, SessionGuard
 
 logger = logging.getLogger(__name__)
@@ -75,9 +76,10 @@ UNUSED_FONT_PREFIXES = ("packages/flutter_math_fork/", "packages/cupertino_icons
 ICON_FONT_URL = "/assets/fonts/MaterialIcons-Regular.otf"
 ICON_FONT_SUBSET = "MaterialIcons-subset.otf"
 
-#: Page files a phone fetches on its first visit, compressed as soon as the
-#: server starts (gzip first: browsers ask for brotli only over HTTPS or
-#: localhost, and the table's Wi-Fi is plain HTTP). Wasm build (Chrome) first:
+#: Page files a phone fetches on its first visit, compressed (or read from the
+#: disk cache) as soon as the server starts, in gzip only: browsers ask for
+#: brotli only over HTTPS or localhost, and the table's Wi-Fi is plain HTTP (the
+#: laptop's own browser gets brotli copies when it asks). Wasm build (Chrome) first:
 #: on a plain-HTTP LAN address Chrome has no ImageDecoder (secure contexts
 #: only) and loads skwasm_heavy instead of skwasm. Then the JavaScript build
 #: that Safari and Firefox load.
@@ -108,6 +110,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     from scorer.app.router import import_views
 
     import_views()  # screens are imported when first shown; a server has them ready
+    resolve_flet_names(flet_names(app_sources()))  # and so are Flet's controls
     CONFIG.data_dir = Path(data_dir).expanduser() if data_dir is not None else None
     CONFIG.sessions = ServerSessions()  # pages count per connection address
     if not ASSETS_DIR.is_dir():
@@ -227,19 +230,18 @@ def warm_compression(server: uvicorn.Server, base_url: str, cache: CompressedCac
     def run() -> None:
         if not wait_until_started(server):
             return
-        for encoding in ("gzip", "br"):
-            for path in paths:
-                if server.should_exit:
-                    return
-                req = urllib.request.Request(base_url.rstrip("/") + path,
-                                             headers={"Accept-Encoding": encoding})
-                with contextlib.suppress(OSError), urllib.request.urlopen(req, timeout=60) as r:
-                    r.read()
+        for path in paths:
+            if server.should_exit:
+                return
+            req = urllib.request.Request(base_url.rstrip("/") + path,
+                                         headers={"Accept-Encoding": "gzip"})
+            with contextlib.suppress(OSError), urllib.request.urlopen(req, timeout=60) as r:
+                r.read()
         if cache.pending() and not server.should_exit:
-            where = f" (kept in {cache.disk.folder})" if cache.disk is not None else ""
+            where = (f"; later starts reuse them from {cache.disk.folder}"
+                     if cache.disk is not None else "")
             print("First start of this version: compressing the page files for phones "
-                  "in the background, at low priority, for about a minute; later starts "
-                  f"reuse them{where}.", flush=True)
+                  f"in the background for about a minute, at low priority{where}.", flush=True)
 
     thread = threading.Thread(target=run, name="warm-compression", daemon=True)
     thread.start()

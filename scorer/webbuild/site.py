@@ -491,6 +491,7 @@ def snapshot_imports(app: dict[str, bytes]) -> list[tuple[str, str | None]]:
     import ast
 
     from scorer.app.router import VIEW_MODULES
+    from scorer.web.flet_names import flet_names
 
     names: set[str] = set()
     stdlib: set[str] = set()
@@ -498,10 +499,9 @@ def snapshot_imports(app: dict[str, bytes]) -> list[tuple[str, str | None]]:
         if not rel.endswith(".py") or rel.startswith(NATIVE):
             continue
         source = data.decode("utf-8", "replace")
-        names.update(re.findall(r"\bft\.([A-Za-z][A-Za-z0-9_]*)", source))
-        # Flet reads its icon table (a JSON file in the zip: ~50 ms on the phone) at the
-        # first icon named: in the snapshot, with every icon the app names.
-        names.update(re.findall(r"\bft\.((?:Cupertino)?Icons\.[A-Z0-9_]+)", source))
+        # Flet imports a control's module when first named, and reads its icon table
+        # (~50 ms on the phone) at the first icon: in the snapshot, all the app names.
+        names |= flet_names([source])
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.Import):
                 stdlib.update(a.name for a in node.names)
