@@ -1,7 +1,7 @@
 """A cold start of the table server: its CPU, and the first phone against a later one.
 
     uv run python benchmarks/bench_server_start.py [--later 300] [--phones 3]
-        [--repo DIR] [--cache DIR]
+        [--rounds 1] [--repo DIR] [--cache DIR]
 
 Starts the table server (`python -m scorer.cli`, loopback, its own empty data
 folder) twice on one cache folder (TARABISH_CACHE, empty at first, unless --cache):
@@ -9,8 +9,8 @@ the first start finds nothing compressed, the second start finds what the first
 one kept. For each start:
 
 - the server's CPU seconds (user + system, every thread, from /proc) in its first
-  `--window` seconds, and when it was quiet again (the first 5 s in which it used
-  under 5 % of a core);
+  `--window` seconds, and when it became quiet for good (under 5 % of a core in
+  every 5 s from then until the later phones);
 - the first phone, right after the server answers: seconds from its request to
   "New game" in the accessibility tree (as bench_phone_alone.py times it), the
   bytes it downloaded, and the bytes of a reload;
@@ -102,13 +102,16 @@ class CpuWatch:
         """CPU seconds used by time t (the last sample at or before it)."""
         return max((cpu for when, cpu in self.samples if when <= t + 0.5), default=0.0)
 
-    def quiet_after(self) -> float:
-        """Seconds after the start when the server was first quiet for 5 s on end."""
-        for i, (when, cpu) in enumerate(self.samples):
-            later = [(w, c) for w, c in self.samples[i:] if w - when >= 5]
-            if later and (later[0][1] - cpu) / (later[0][0] - when) < QUIET_CPU and when > 2:
-                return when
-        return float("nan")
+    def quiet_after(self, until: float) -> float:
+        """Seconds after the start when the server became quiet for good (under 5 % of a
+        core in every 5 s from then on), looking at the samples before `until`."""
+        kept = [(w, c) for w, c in self.samples if w <= until]
+        busy_until = 0.0
+        for i, (when, cpu) in enumerate(kept):
+            later = [(w, c) for w, c in kept[i:] if w - when >= 5]
+            if later and (later[0][1] - cpu) / (later[0][0] - when) >= QUIET_CPU:
+                busy_until = later[0][0]
+        return busy_until
 
 
 def phone(browser: Browser, url: str) -> dict[str, float]:
@@ -165,26 +168,55 @@ def main() -> int:
     parser.add_argument("--repo", type=Path, default=REPO, help="checkout to run the server from")
     parser.add_argument("--cache", type=Path, default=None,
                         help="cache folder to start from (default: a new empty one)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="pairs of starts, each on a new empty cache (medians at the end)")
     args = parser.parse_args()
     args.later = max(args.later, args.window)
-    print(f"load before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
-          f"{os.getloadavg()[2]:.2f} (1, 5, 15 min), {os.cpu_count()} CPUs", flush=True)
-    results: dict[str, dict[str, Any]] = {}
+    rounds: list[dict[str, dict[str, Any]]] = []
     with tempfile.TemporaryDirectory(prefix="bench-start-") as tmp_name:
         tmp = Path(tmp_name)
-        cache = args.cache or tmp / "cache"
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM,
                                          args=CHROMIUM_ARGS + RESOLVER_ARGS, headless=True)
             warm_s = warm_up(browser, tmp, args)
-            for name in ("first", "second"):
-                print(f"{name} start...", flush=True)
-                results[name] = one_start(browser, name, tmp, args, cache)
+            print(f"the browser's first page (throwaway server, before the starts): "
+                  f"{warm_s:.2f} s", flush=True)
+            for n in range(args.rounds):
+                print(f"\nround {n + 1}: load before {load()}", flush=True)
+                cache = args.cache or tmp / f"cache-{n}"
+                results: dict[str, dict[str, Any]] = {}
+                for name in ("first", "second"):
+                    print(f"{name} start...", flush=True)
+                    results[name] = one_start(browser, f"{name}-{n}", tmp, args, cache)
+                cached_mb = sum(p.stat().st_size for p in cache.rglob("*")
+                                if p.is_file()) / 1e6
+                report(results, args, cached_mb)
+                rounds.append(results)
             browser.close()
-        cached_mb = sum(p.stat().st_size for p in cache.rglob("*") if p.is_file()) / 1e6
-    report(results, args, cached_mb)
-    print(f"the browser's first page (throwaway server, before both starts): {warm_s:.2f} s")
+    if len(rounds) > 1:
+        summary(rounds, args)
     return 0
+
+
+def load() -> str:
+    return " ".join(f"{v:.2f}" for v in os.getloadavg()) + f" (1, 5, 15 min; {os.cpu_count()} CPUs)"
+
+
+def summary(rounds: list[dict[str, dict[str, Any]]], args: argparse.Namespace) -> None:
+    """Medians over the rounds (each round's figures are above)."""
+    print(f"\nmedians of {len(rounds)} rounds:")
+    print(f"{'':40} {'first start':>14} {'second start':>14}")
+    for label, value in (
+            (f"server CPU s in the first {args.window:g} s",
+             lambda r: r["watch"].at(args.window)),
+            ("first phone, s to interactive", lambda r: r["first"]["s"]),
+            ("later phones, median s",
+             lambda r: statistics.median(p["s"] for p in r["later"])),
+            ("first phone / later phones", lambda r: r["ratio"])):
+        cells = [statistics.median(value(r[name]) for r in rounds)
+                 for name in ("first", "second")]
+        print(f"{label:40} {cells[0]:>14.2f} {cells[1]:>14.2f}")
+    print(f"load after: {load()}")
 
 
 def report(results: dict[str, dict[str, Any]], args: argparse.Namespace,
@@ -207,8 +239,9 @@ def report(results: dict[str, dict[str, Any]], args: argparse.Namespace,
             f"{second['watch'].at(t):.1f}")
     row(f"server CPU s by {args.later:g} s", f"{first['watch'].at(args.later):.1f}",
         f"{second['watch'].at(args.later):.1f}")
-    row("quiet (under 5 % of a core) after s", f"{first['watch'].quiet_after():.0f}",
-        f"{second['watch'].quiet_after():.0f}")
+    row("quiet for good (under 5 % of a core) after s",
+        f"{first['watch'].quiet_after(args.later):.0f}",
+        f"{second['watch'].quiet_after(args.later):.0f}")
     row("server answered after s", f"{first['answered_s']:.1f}", f"{second['answered_s']:.1f}")
     later = {k: statistics.median(p["s"] for p in r["later"]) for k, r in results.items()}
     for k, r in (("first", first), ("second", second)):
@@ -235,8 +268,7 @@ def report(results: dict[str, dict[str, Any]], args: argparse.Namespace,
     print(f"{'':40} {'first start':>14} {'second start':>14}   target")
     for label, f, s, target in rows:
         print(f"{label:40} {f:>14} {s:>14}   {target}")
-    print(f"cache folder after both: {cached_mb:.1f} MB; load after: "
-          f"{os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
+    print(f"cache folder after both: {cached_mb:.1f} MB; load after: {load()}")
     for name, r in results.items():
         said = [line for line in r["log"].splitlines() if "compress" in line.lower()]
         print(f"{name} start said: {said or 'nothing about compressing'}")
