@@ -1,4 +1,5 @@
-"""The phone's Python, compiled ahead: the app's bytecode and a trimmed standard library.
+"""The phone's Python, compiled ahead: the app's bytecode and a trimmed standard library,
+and the reproducible zips they go in (`stored_zip`).
 
 Both are made by the phone's own CPython 3.14 (Pyodide under Node.js: tools.Node) and
 kept in the build cache: a module's bytecode by its source, its name and the phone's
@@ -8,6 +9,7 @@ compiles only the modules whose source changed.
 
 from __future__ import annotations
 
+import io
 import json
 import tempfile
 import zipfile
@@ -100,8 +102,6 @@ def compile_stdlib(zip_path: Path, tools: Tools, step: Step | None = None,
     """Pyodide's standard library zip, with only the modules `app` (app_members) can
     import (see stdlib_needs.py), sourceless (see `with_bytecode`); unchanged when
     Node.js cannot do either."""
-    from scorer.webbuild.site import stored_zip
-
     with zipfile.ZipFile(zip_path) as zf:
         members = {i.filename: zf.read(i) for i in zf.infolist() if not i.is_dir()}
     if app is not None:
@@ -114,6 +114,19 @@ def compile_stdlib(zip_path: Path, tools: Tools, step: Step | None = None,
     if compiled is members:
         return
     zip_path.write_bytes(stored_zip(compiled, deflate))
+
+
+def stored_zip(members: dict[str, bytes], deflate: bool = False) -> bytes:
+    """A zip of `members` with fixed times and sorted names: the same inputs give the
+    same bytes (and the same site version). Stored when the site has precompressed
+    copies; deflated for hosts that may not compress zip files (GitHub Pages)."""
+    method = zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", method, compresslevel=9 if deflate else None) as zf:
+        for name, data in sorted(members.items()):
+            zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data,
+                        compress_type=method)
+    return buf.getvalue()
 
 
 def module_of(name: str) -> str:

@@ -36,7 +36,6 @@ compiled like the app.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import re
 import shutil
@@ -48,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scorer.webbuild import snapshot_file
-from scorer.webbuild.bytecode import NATIVE, compile_stdlib, with_bytecode
+from scorer.webbuild.bytecode import NATIVE, compile_stdlib, stored_zip, with_bytecode
 from scorer.webbuild.copies import downloaded, every_file
 from scorer.webbuild.copies import precompress as precompress_copies
 from scorer.webbuild.progress import Step, StepResult
@@ -386,19 +385,6 @@ def lift_wheels(members: dict[str, bytes]) -> dict[str, bytes]:
                 raise BuildError(f"a wheel's {lifted} would replace the app's own")
             kept[lifted] = data
     return kept
-
-
-def stored_zip(members: dict[str, bytes], deflate: bool = False) -> bytes:
-    """A zip of `members` with fixed times and sorted names: the same inputs give the
-    same bytes (and the same site version). Stored when the site has precompressed
-    copies; deflated for hosts that may not compress zip files (GitHub Pages)."""
-    method = zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", method, compresslevel=9 if deflate else None) as zf:
-        for name, data in sorted(members.items()):
-            zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data,
-                        compress_type=method)
-    return buf.getvalue()
 
 
 # -- the memory snapshot ------------------------------------------------------------------------
