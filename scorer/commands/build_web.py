@@ -50,7 +50,7 @@ def register(sub: Any) -> None:
                    "Pages project site (default: %(default)s)")
     p.add_argument("--no-precompress", dest="precompress", action="store_false",
                    help="do not write .gz and .br copies of the files (nor the memory "
-                   "snapshot of Python: 28 MB as it is)")
+                   "snapshot of Python: 27 MB as it is)")
     p.add_argument("--clean", action="store_true",
                    help="make every step again, taking nothing from the build cache")
     p.add_argument("--wheel-cache", metavar="DIR", default=None,

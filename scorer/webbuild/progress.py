@@ -4,20 +4,24 @@ On a terminal each step gets a progress bar (tqdm) that stays on screen with its
 time once the step is done; otherwise (CI logs, a pipe) one plain line when a step
 starts and one when it ends. Each step also counts its units of work made now and
 those taken from the build cache (tests and the final report read them).
+`run_watched` runs a program (pip, Node.js) while a bar follows what it writes.
 """
 
 from __future__ import annotations
 
 import shutil
+import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TextIO
 
 from tqdm import tqdm
 
+WATCH_S = 0.25
+"""How often `run_watched` calls its watcher."""
 BAR_FORMAT = ("{desc:<18} {percentage:3.0f}%|{bar:24}| {n_fmt}/{total_fmt} {unit} "
               "[{elapsed}]{postfix}")
 
@@ -141,3 +145,24 @@ class Progress:
             if found.name == name:
                 return found
         raise KeyError(name)
+
+
+def run_watched(command: list[str], timeout_s: float,
+                watch: Callable[[], None] | None = None) -> tuple[int, str, str]:
+    """Run `command` to its end (killed after `timeout_s`), calling `watch` a few times a
+    second meanwhile; its exit code, output and errors."""
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as proc:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                out, errors = proc.communicate(timeout=WATCH_S)
+                break
+            except subprocess.TimeoutExpired:
+                if time.monotonic() > deadline:
+                    proc.kill()
+                    out, errors = proc.communicate()
+                    break
+                if watch is not None:
+                    watch()
+    return proc.returncode, out or "", errors or ""

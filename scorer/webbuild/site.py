@@ -120,7 +120,7 @@ def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool
                sources: Path = REPO_ROOT) -> SiteReport:
     """Write the whole site to `out` (emptied first if it holds an earlier build).
     `snapshot`: make a memory snapshot of the phone's Python (needs Node.js); by default
-    only with precompressed copies: it is 28 MB as it is (7.5 MB brotli), and a host that
+    only with precompressed copies: it is 27 MB as it is (7.5 MB brotli), and a host that
     compresses on its own may not compress it.
     `tools`: the web client, build cache, progress and Node.js to use (default: flet-web's
     client, the user cache folder, bars on a terminal). Whatever a step made before from

@@ -10,8 +10,6 @@ snapshot). Without Node.js the site works the same, only slower to start.
 from __future__ import annotations
 
 import shutil
-import subprocess
-import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,11 +18,10 @@ from pathlib import Path
 
 from scorer.disk_cache import digest_of
 from scorer.webbuild.build_cache import BuildCache, file_digest
-from scorer.webbuild.progress import Progress
+from scorer.webbuild.progress import Progress, run_watched
 
 HERE = Path(__file__).resolve().parent
 TIMEOUT_S = 900
-WATCH_S = 0.25
 
 
 class Node:
@@ -60,27 +57,6 @@ class Node:
             return True
         self.say(f"{failed}:\n" + errors[-2000:])
         return False
-
-
-def run_watched(command: list[str], timeout_s: float,
-                watch: Callable[[], None] | None = None) -> tuple[int, str, str]:
-    """Run `command` to its end (killed after `timeout_s`), calling `watch` a few times a
-    second meanwhile; its exit code, output and errors."""
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True) as proc:
-        deadline = time.monotonic() + timeout_s
-        while True:
-            try:
-                out, errors = proc.communicate(timeout=WATCH_S)
-                break
-            except subprocess.TimeoutExpired:
-                if time.monotonic() > deadline:
-                    proc.kill()
-                    out, errors = proc.communicate()
-                    break
-                if watch is not None:
-                    watch()
-    return proc.returncode, out or "", errors or ""
 
 
 def flet_web_dir() -> Path:

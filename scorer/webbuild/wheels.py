@@ -18,8 +18,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from scorer.webbuild.progress import Step
-from scorer.webbuild.tools import run_watched
+from scorer.webbuild.progress import Step, run_watched
 
 PYODIDE_VERSION = "314.0.7"
 PYTHON_VERSION = "3.14"
