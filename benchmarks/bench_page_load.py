@@ -122,7 +122,7 @@ def level(url: str, path: str, encoding: str) -> str:
 
 def wait_best(url: str, timeout: float = 300) -> float:
     """Seconds until the big files are cached at the best level in both encodings
-    (asked every 10 s: the best-level pass waits for QUIET_S without a request)."""
+    (asked every 3 x QUIET_S: the best-level pass waits for QUIET_S without a request)."""
     start_t = time.monotonic()
     wanted = [(p, e, b) for p in ("/main.dart.wasm", "/canvaskit/skwasm.wasm",
                                   "/canvaskit/skwasm_heavy.wasm")
@@ -130,7 +130,7 @@ def wait_best(url: str, timeout: float = 300) -> float:
     while time.monotonic() - start_t < timeout:
         if all(level(url, p, e) == b for p, e, b in wanted):
             return time.monotonic() - start_t
-        time.sleep(max(10.0, 3 * QUIET_S))
+        time.sleep(3 * QUIET_S)
     return float("nan")
 
 

@@ -77,9 +77,10 @@ ZOPFLI_ITERATIONS = 1
 FAST_LEVEL = {"br": 5, "gzip": 6}
 BEST_LEVEL = {"br": FAST_LEVEL["br"], "gzip": ZOPFLI_LEVEL}
 """Brotli is not upgraded: see the module docstring."""
-QUIET_S = 3.0
+QUIET_S = 10.0
 """The best-level pass waits for this long without a request before each file: the
-first phones of a start get the CPU first."""
+first phones of a start get the CPU first (a phone's page loads in 1-3 s, and its
+later traffic goes over the WebSocket, which does not count)."""
 PAGE_CACHE_BYTES = 128 * 1024 * 1024
 """The on-disk copies: ~24 MB per version of the web client (both encodings)."""
 ON_THE_FLY_LIMIT = 512 * 1024
