@@ -19,8 +19,8 @@ from pathlib import Path
 from scorer.disk_cache import DiskCache, digest_of
 from scorer.paths import user_cache_dir
 
-BUILD_CACHE_BYTES = 768 * 1024 * 1024
-"""About 130 MB per version of the site (compressed copies, snapshot, bytecode)."""
+BUILD_CACHE_BYTES = 512 * 1024 * 1024
+"""About 110 MB per version of the site (compressed copies, snapshot, bytecode)."""
 
 
 class BuildCache:
