@@ -99,7 +99,7 @@ from pathlib import Path
 from scorer.disk_cache import DiskCache
 cache = DiskCache(Path(sys.argv[1]), max_bytes=1 << 30)
 me = int(sys.argv[2])
-for n in range(150):
+for n in range(300):
     cache.put("shared", bytes([me]) * (64 * 1024 + n))
 """
 
@@ -111,7 +111,9 @@ def test_processes_sharing_the_folder_never_see_half_an_entry(tmp_path: Path) ->
                                 cwd=REPO) for me in (1, 2)]
     reader = DiskCache(tmp_path, max_bytes=1 << 30)
     seen = 0
-    while any(w.poll() is None for w in writers):
+    running = True
+    while running:
+        running = any(w.poll() is None for w in writers)  # one more read once both ended
         got = reader.get("shared")
         if got is not None:
             seen += 1
