@@ -10,7 +10,12 @@ error:
 - an entry carries a checksum of its bytes: a damaged or truncated one is a miss
   (and the caller makes it again, which replaces it);
 - a folder that cannot be written (read-only, disk full) leaves the caller
-  working, only slower.
+  working, only slower;
+- the bound holds for every process sharing the folder (two servers, a server and
+  a build): each put adds its size to a ledger in the folder (`.size`) under an OS
+  lock (flock; without one, as on Windows, each process counts only what it has
+  seen, and the folder may hold up to the bound per process), and the ledger over
+  the bound, missing or unreadable makes the folder counted again and trimmed.
 
 Not shipped to phones (scorer.webbuild.site.APP_SKIPPED).
 """
@@ -25,7 +30,14 @@ import re
 import secrets
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock between processes (see the module docstring)
+    fcntl = None  # type: ignore[assignment]
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +47,8 @@ _HEAD = len(MAGIC) + _DIGEST_SIZE
 _TMP = ".tmp-"
 """Temporary files start with this; one older than STALE_TMP_S was left by a crash."""
 STALE_TMP_S = 3600
+LEDGER = ".size"
+"""The folder's bytes in all, as the processes sharing it counted them (ASCII digits)."""
 _KEY = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,159}")
 
 
@@ -62,7 +76,11 @@ class DiskCache:
         self.max_bytes = max_bytes
         self._lock = threading.Lock()
         self._size: int | None = None
-        """Bytes in the folder as this process last counted them (None: not yet)."""
+        """Bytes in the folder as this process last counted them (None: not yet); used
+        only where there is no lock between processes."""
+        self._scanned = False
+        """Whether this process has counted the folder (and removed what crashed
+        writers left) since it opened it."""
         self.hits = 0
         self.misses = 0
         self.damaged = 0
@@ -111,7 +129,18 @@ class DiskCache:
                 f.write(MAGIC)
                 f.write(hashlib.blake2b(data, digest_size=_DIGEST_SIZE).digest())
                 f.write(data)
-            os.replace(tmp, path)
+            with self._ledger() as ledger:
+                try:
+                    replaced = path.stat().st_size
+                except FileNotFoundError:
+                    replaced = 0
+                os.replace(tmp, path)
+                total = self._read_total(ledger)
+                if total is not None:
+                    total += size - replaced
+                if total is None or total > self.max_bytes or not self._scanned:
+                    total = self._trim()  # the first put of a process too: a crash's leftovers
+                self._write_total(ledger, total)
         except OSError as exc:
             logger.info("could not keep %s in the cache: %s", key, exc)
             with contextlib.suppress(OSError):
@@ -119,12 +148,12 @@ class DiskCache:
             return False
         with self._lock:
             self.writes += 1
-            if self._size is not None:
-                self._size += size
-            over = self._size is None or self._size > self.max_bytes
-        if over:
-            self.trim()
         return True
+
+    def names(self) -> list[str]:
+        """The keys of the entries now (not the ledger, nor files being written)."""
+        return sorted(p.name for p, _size, _t in self._entries()
+                      if not p.name.startswith(_TMP))
 
     def size(self) -> int:
         """Bytes of every entry in the folder now (temporary files included)."""
@@ -133,6 +162,14 @@ class DiskCache:
     def trim(self) -> None:
         """Delete the least recently used entries until the folder holds at most
         `max_bytes`, and temporary files left by a crash."""
+        try:
+            with self._ledger() as ledger:
+                self._write_total(ledger, self._trim())
+        except OSError as exc:
+            logger.info("could not trim the cache %s: %s", self.folder, exc)
+
+    def _trim(self) -> int:
+        """trim() with the ledger held: the bytes left."""
         entries = sorted(self._entries(), key=lambda e: e[2])
         total = sum(size for _p, size, _t in entries)
         now = time.time()
@@ -149,8 +186,37 @@ class DiskCache:
             except OSError:
                 continue
             total -= size
-        with self._lock:
+        self._scanned = True
+        return total
+
+    @contextlib.contextmanager
+    def _ledger(self) -> Iterator[IO[bytes] | None]:
+        """The ledger, locked against every other process and thread, for the time of
+        a change of the folder; None (and a lock between this process's threads only)
+        where the OS has no flock."""
+        if fcntl is None:
+            with self._lock:
+                yield None
+            return
+        with open(self.folder / LEDGER, "a+b") as ledger:
+            fcntl.flock(ledger, fcntl.LOCK_EX)
+            yield ledger  # the lock goes with the file's closing
+
+    def _read_total(self, ledger: IO[bytes] | None) -> int | None:
+        if ledger is None:
+            return self._size
+        ledger.seek(0)
+        text = ledger.read(32)
+        return int(text) if text.isdigit() else None
+
+    def _write_total(self, ledger: IO[bytes] | None, total: int) -> None:
+        if ledger is None:
             self._size = total
+            return
+        ledger.seek(0)
+        ledger.truncate()
+        ledger.write(b"%d" % total)
+        ledger.flush()
 
     def _entries(self) -> list[tuple[Path, int, float]]:
         found: list[tuple[Path, int, float]] = []
@@ -158,7 +224,7 @@ class DiskCache:
             with os.scandir(self.folder) as it:
                 for entry in it:
                     with contextlib.suppress(OSError):
-                        if entry.is_file(follow_symlinks=False):
+                        if entry.name != LEDGER and entry.is_file(follow_symlinks=False):
                             st = entry.stat(follow_symlinks=False)
                             found.append((Path(entry.path), st.st_size, st.st_mtime))
         except OSError:

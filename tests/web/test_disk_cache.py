@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.disk_cache import STALE_TMP_S, CacheKeyError, DiskCache, digest_of
+from scorer.disk_cache import LEDGER, STALE_TMP_S, CacheKeyError, DiskCache, digest_of
 from scorer.paths import user_cache_dir
 
 REPO = Path(__file__).resolve().parents[2]
@@ -55,7 +55,7 @@ def test_the_cache_never_grows_past_its_bound(tmp_path: Path) -> None:
             time.sleep(0.01)
             assert cache.get("e15") is not None  # used lately: kept longer
         assert cache.size() <= 10_000
-    kept = {p.name for p in tmp_path.iterdir()}
+    kept = set(cache.names())
     assert "e29" in kept and "e0" not in kept
     assert len(kept) >= 8  # the bound is used, not emptied at each trim
 
@@ -121,7 +121,45 @@ def test_processes_sharing_the_folder_never_see_half_an_entry(tmp_path: Path) ->
     assert all(w.wait() == 0 for w in writers)
     assert reader.damaged == 0
     assert seen > 0
-    assert [p.name for p in tmp_path.iterdir()] == ["shared"]  # no temporary file left
+    # no temporary file left, only the entry and the ledger of the folder's size
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["shared", LEDGER])
+
+
+FILLER = """
+import os
+import sys
+import time
+from pathlib import Path
+from scorer.disk_cache import DiskCache
+folder, me, go = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
+while not go.exists():
+    time.sleep(0.005)
+cache = DiskCache(folder, max_bytes=100_000)
+for n in range(90):
+    cache.put(f"p{me}-{n}", os.urandom(1000))
+    time.sleep(0.002)
+"""
+
+
+def test_processes_sharing_the_folder_keep_it_within_the_bound(tmp_path: Path) -> None:
+    """Two processes filling one folder at once, each to 90 % of the bound: together
+    they never leave it past the bound (each counting only its own entries would
+    leave 1.8 times the bound)."""
+    folder, go = tmp_path / "cache", tmp_path / "go"
+    writers = [subprocess.Popen([sys.executable, "-c", FILLER, str(folder), str(me), str(go)],
+                                cwd=REPO) for me in (1, 2)]
+    time.sleep(1.0)  # both started: they fill at the same time
+    go.touch()
+    checker = DiskCache(folder, max_bytes=100_000)
+    largest = 0
+    while any(w.poll() is None for w in writers):
+        # during the fill, at most one entry per writer in flight beyond the bound
+        largest = max(largest, checker.size())
+    assert all(w.wait() == 0 for w in writers)
+    assert checker.size() <= 100_000
+    assert largest <= 100_000 + 2 * 1100
+    assert len(checker.names()) >= 80  # the bound is used, not emptied
+    assert {k[:2] for k in checker.names()} == {"p1", "p2"}
 
 
 def test_the_cache_folder_is_the_users_not_the_data_folder(tmp_path: Path) -> None:
