@@ -317,7 +317,8 @@ print(" ".join(sorted(set(sys.modules) - before)))
 
 
 @pytest.mark.slow
-def test_the_phones_standard_library_keeps_every_module_the_app_imports() -> None:
+def test_the_phones_standard_library_keeps_every_module_the_app_imports(
+        tmp_path: Path) -> None:
     """The trimmed python_stdlib.zip (build-web with Node.js) holds every standard
     library module the app imports here, on every screen: a missing one would stop
     the phone with an ImportError."""
@@ -330,7 +331,8 @@ def test_the_phones_standard_library_keeps_every_module_the_app_imports() -> Non
     from scorer.webbuild.wheels import default_cache_dir, download
 
     needed = stdlib_needs(app_members(download(read_pins(REPO / "uv.lock"), default_cache_dir())),
-                          Tools(progress=Progress(stream=io.StringIO())))
+                          Tools(cache=BuildCache(tmp_path / "cache"),  # not the user's
+                                progress=Progress(stream=io.StringIO())))
     assert needed is not None
     with zipfile.ZipFile(Path(get_package_web_dir()) / "pyodide" / "python_stdlib.zip") as zf:
         phone_stdlib = {n.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
