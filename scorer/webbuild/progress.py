@@ -114,10 +114,13 @@ class Progress:
         started = time.monotonic()
         bar = None
         if self.bars:
-            # A terminal that reports no width (0) gets 80 columns rather than no bar.
+            # A terminal that reports no size (0 x 0: a pseudo-terminal nobody sized,
+            # as `script` or some CI runners make) gets 80 x 24 rather than no bar:
+            # tqdm hides every bar at or below the terminal's last row (-1 there).
+            size = shutil.get_terminal_size()
             bar = tqdm(total=total, desc=name, unit=unit, unit_scale=unit_scale,
                        file=self.stream, leave=True, bar_format=BAR_FORMAT,
-                       ncols=shutil.get_terminal_size().columns)
+                       ncols=size.columns, nrows=size.lines)
         else:
             print(f"{self.prefix}: {name}...", file=self.stream, flush=True)
         step = Step(name, total, unit, bar, done)

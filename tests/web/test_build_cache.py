@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import struct
+import sys
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -176,3 +177,28 @@ def test_progress_shows_plain_lines_off_a_terminal_and_bars_on_one() -> None:
     with Progress(stream=bars, bars=True).step("compress", total=10) as step:
         step.make(10)
     assert "compress" in bars.getvalue() and "100%|" in bars.getvalue()
+
+
+def test_bars_show_on_a_terminal_that_reports_no_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pseudo-terminal nobody sized (0 x 0, as `script` or a CI runner makes): tqdm
+    would take it to have no rows and hide every bar."""
+    import pty
+    import select
+
+    main_fd, side_fd = pty.openpty()  # a new pseudo-terminal reports 0 x 0
+    side = os.fdopen(side_fd, "w", encoding="utf-8")
+    try:
+        monkeypatch.setattr(sys, "stderr", side)  # tqdm sizes only stderr and stdout
+        monkeypatch.delenv("COLUMNS", raising=False)
+        monkeypatch.delenv("LINES", raising=False)
+        with Progress().step("compress", total=4) as step:
+            step.make(4)
+        side.flush()
+        shown = b""
+        while select.select([main_fd], [], [], 0.5)[0]:
+            shown += os.read(main_fd, 65536)
+    finally:
+        side.close()
+        os.close(main_fd)
+    text = shown.decode("utf-8", "replace")
+    assert "compress" in text and "100%|" in text and "4 made" in text
