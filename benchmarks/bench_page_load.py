@@ -44,7 +44,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from scorer.web.compression import BEST_LEVEL
+from scorer.web.compression import BEST_LEVEL, QUIET_S
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("TARABISH_CHROMIUM", "/usr/bin/chromium")
@@ -93,11 +93,12 @@ def wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 60) -> N
     raise RuntimeError(f"{url} did not answer")
 
 
-def start(cmd: list[str], url: str, log: Path) -> subprocess.Popen[bytes]:
+def start(cmd: list[str], url: str, log: Path, cwd: Path = REPO,
+          env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     with log.open("ab") as out:
-        proc = subprocess.Popen(cmd, cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True,
-                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
     wait_http(url, proc)
     return proc
 
@@ -120,7 +121,8 @@ def level(url: str, path: str, encoding: str) -> str:
 
 
 def wait_best(url: str, timeout: float = 300) -> float:
-    """Seconds until the big files are cached at the best level in both encodings."""
+    """Seconds until the big files are cached at the best level in both encodings
+    (asked every 3 x QUIET_S: the best-level pass waits for QUIET_S without a request)."""
     start_t = time.monotonic()
     wanted = [(p, e, b) for p in ("/main.dart.wasm", "/canvaskit/skwasm.wasm",
                                   "/canvaskit/skwasm_heavy.wasm")
@@ -128,7 +130,7 @@ def wait_best(url: str, timeout: float = 300) -> float:
     while time.monotonic() - start_t < timeout:
         if all(level(url, p, e) == b for p, e, b in wanted):
             return time.monotonic() - start_t
-        time.sleep(1)
+        time.sleep(3 * QUIET_S)
     return float("nan")
 
 
@@ -180,11 +182,13 @@ def median_of(runs: list[dict[str, float]]) -> dict[str, float]:
     return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
 
 
-def start_tarabish(port: int, tmp: Path, name: str) -> subprocess.Popen[bytes]:
-    """The table server on loopback only, with its own empty data dir."""
+def start_tarabish(port: int, tmp: Path, name: str, repo: Path = REPO,
+                   env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """The table server on loopback only, with its own empty data dir (from `repo`'s
+    scorer/, e.g. another checkout to compare with)."""
     return start([sys.executable, "-m", "scorer.cli", "--no-open", "--host", "127.0.0.1",
                   "--port", str(port), "--data-dir", str(tmp / f"data-{name}")],
-                 f"http://127.0.0.1:{port}/", tmp / f"{name}.log")
+                 f"http://127.0.0.1:{port}/", tmp / f"{name}.log", cwd=repo, env=env)
 
 
 def main() -> int:

@@ -1,6 +1,8 @@
 """Where saved games live: `--data-dir`, else $TARABISH_DATA, else the user data folder.
 
-Never the current directory unless asked for explicitly.
+Never the current directory unless asked for explicitly. Also where work worth
+keeping between runs goes (compressed page files, build steps): $TARABISH_CACHE,
+else the user cache folder; never inside the data folder.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 ENV_VAR = "TARABISH_DATA"
+CACHE_ENV_VAR = "TARABISH_CACHE"
 
 
 def resolve_data_dir(
@@ -46,6 +49,28 @@ def user_data_dir(*, environ: Mapping[str, str], platform: str) -> Path:
     # XDG_DATA_HOME is invalid per the spec and must be ignored.
     xdg = environ.get("XDG_DATA_HOME", "").strip()
     base = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".local" / "share"
+    return base / "tarabish"
+
+
+def user_cache_dir(*, environ: Mapping[str, str] | None = None,
+                   platform: str | None = None) -> Path:
+    """$TARABISH_CACHE, else the platform's per-user cache folder for Tarabish
+    (`~/.cache/tarabish`, XDG_CACHE_HOME respected). Everything in it can be
+    deleted at any time: it is only made again, more slowly."""
+    env = os.environ if environ is None else environ
+    platform = platform or sys.platform
+    from_env = env.get(CACHE_ENV_VAR, "").strip()
+    if from_env:
+        return _absolute(Path(from_env).expanduser())
+    home = _home(env)
+    if platform.startswith("win"):
+        local = env.get("LOCALAPPDATA", "").strip()
+        base = Path(local) if local else home / "AppData" / "Local"
+        return base / "Tarabish" / "Cache"
+    if platform == "darwin":
+        return home / "Library" / "Caches" / "Tarabish"
+    xdg = env.get("XDG_CACHE_HOME", "").strip()  # a relative one is invalid: ignored
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".cache"
     return base / "tarabish"
 
 

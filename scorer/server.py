@@ -43,8 +43,14 @@ from scorer.rights.service import HOST_CODE_DIGITS
 from scorer.store import folder_lock
 from scorer.store.errors import StoreError
 from scorer.store.folder_lock import FolderBusy, FolderLease
-from scorer.web.compression import CompressedCache, CompressionMiddleware
+from scorer.web.compression import (
+    QUIET_S,
+    CompressedCache,
+    CompressionMiddleware,
+    page_file_cache,
+)
 from scorer.web.crash_notice import CrashNoticeMiddleware
+from scorer.web.flet_names import app_sources, flet_names, resolve_flet_names
 from scorer.web.sessions import LIMITS, ServerSessions, SessionGuard
 
 logger = logging.getLogger(__name__)
@@ -70,9 +76,10 @@ UNUSED_FONT_PREFIXES = ("packages/flutter_math_fork/", "packages/cupertino_icons
 ICON_FONT_URL = "/assets/fonts/MaterialIcons-Regular.otf"
 ICON_FONT_SUBSET = "MaterialIcons-subset.otf"
 
-#: Page files a phone fetches on its first visit, compressed as soon as the
-#: server starts (gzip first: browsers ask for brotli only over HTTPS or
-#: localhost, and the table's Wi-Fi is plain HTTP). Wasm build (Chrome) first:
+#: Page files a phone fetches on its first visit, compressed (or read from the
+#: disk cache) as soon as the server starts, in gzip only: browsers ask for
+#: brotli only over HTTPS or localhost, and the table's Wi-Fi is plain HTTP (the
+#: laptop's own browser gets brotli copies when it asks). Wasm build (Chrome) first:
 #: on a plain-HTTP LAN address Chrome has no ImageDecoder (secure contexts
 #: only) and loads skwasm_heavy instead of skwasm. Then the JavaScript build
 #: that Safari and Firefox load.
@@ -87,12 +94,15 @@ WARM_PATHS = (
 )
 
 
-def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
+def build_app(data_dir: str | os.PathLike[str] | None = None,
+              compressed: CompressedCache | None = None) -> FastAPI:
     """The ASGI app: the Flet page, its static files and its WebSocket.
 
     Everything, CanvasKit/skwasm and fonts included, is served from the
     installed `flet-web` wheel and `ASSETS_DIR` (`no_cdn=True`), so phones
     on a table's Wi-Fi with no internet still get a working page.
+    `compressed`: where compressed page files are kept (default: this process's
+    `compression_cache`, in memory only; `serve` gives one kept on disk too).
     """
     import flet_web.fastapi as flet_fastapi
 
@@ -100,6 +110,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
     from scorer.app.router import import_views
 
     import_views()  # screens are imported when first shown; a server has them ready
+    resolve_flet_names(flet_names(app_sources()))  # and so are Flet's controls
     CONFIG.data_dir = Path(data_dir).expanduser() if data_dir is not None else None
     CONFIG.sessions = ServerSessions()  # pages count per connection address
     if not ASSETS_DIR.is_dir():
@@ -108,7 +119,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None) -> FastAPI:
     app: FastAPI = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     # Compressed page files, compressed once, revalidated with ETags (see
     # scorer.web.compression). Outermost, so it sees every response.
-    app.add_middleware(CompressionMiddleware, cache=compression_cache)
+    app.add_middleware(CompressionMiddleware, cache=compressed or compression_cache)
     # A crashed session's traceback stays in the server's log; the phone gets a
     # short notice (scorer.web.crash_notice).
     app.add_middleware(CrashNoticeMiddleware)
@@ -208,23 +219,29 @@ def wait_until_started(server: uvicorn.Server, timeout_s: float = 30.0) -> bool:
     return True
 
 
-def warm_compression(server: uvicorn.Server, base_url: str,
+def warm_compression(server: uvicorn.Server, base_url: str, cache: CompressedCache,
                      paths: tuple[str, ...] = WARM_PATHS) -> threading.Thread:
     """Once the server answers, fetch the page files the way phones will, so each
-    is compressed before the first phone asks (best levels follow in the
-    background). Runs in a daemon thread; failures only cost speed."""
+    is compressed (or read from the disk cache) before the first phone asks. If
+    best levels are left to make (a first start of this version), says so in one
+    line: they follow in the background. Runs in a daemon thread; failures only
+    cost speed."""
 
     def run() -> None:
         if not wait_until_started(server):
             return
-        for encoding in ("gzip", "br"):
-            for path in paths:
-                if server.should_exit:
-                    return
-                req = urllib.request.Request(base_url.rstrip("/") + path,
-                                             headers={"Accept-Encoding": encoding})
-                with contextlib.suppress(OSError), urllib.request.urlopen(req, timeout=60) as r:
-                    r.read()
+        for path in paths:
+            if server.should_exit:
+                return
+            req = urllib.request.Request(base_url.rstrip("/") + path,
+                                         headers={"Accept-Encoding": "gzip"})
+            with contextlib.suppress(OSError), urllib.request.urlopen(req, timeout=60) as r:
+                r.read()
+        if cache.pending() and not server.should_exit:
+            where = (f"; later starts reuse them from {cache.disk.folder}"
+                     if cache.disk is not None else "")
+            print("First start of this version: compressing the page files for phones "
+                  f"in the background for about a minute, at low priority{where}.", flush=True)
 
     thread = threading.Thread(target=run, name="warm-compression", daemon=True)
     thread.start()
@@ -397,7 +414,8 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool)
         return 1
     port = sock.getsockname()[1]
 
-    app = build_app(lease.folder)
+    compressed = CompressedCache(disk=page_file_cache(), quiet_s=QUIET_S)
+    app = build_app(lease.folder, compressed)
     try:
         from scorer.app.store_access import get_store
 
@@ -444,7 +462,7 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool)
     local_url = f"http://{local_host}:{port}/"
     CONFIG.import_key = secrets.token_urlsafe(32)
     lease.describe(address=local_url, key=CONFIG.import_key)
-    warm_compression(server, local_url)
+    warm_compression(server, local_url, compressed)
 
     try:
         asyncio.run(server.serve(sockets=[sock]))

@@ -12,14 +12,19 @@ wrapped around the whole app:
 - compresses each file ONCE: bytes are cached in memory, keyed by the file's
   content and the encoding (see `CompressedCache`: however a guest spells the
   path, `//f`, `/./f`, `/x/../f`, and whatever page route index.html answers, one
-  content is compressed once). A new release of the app has new contents, so it
-  is recompressed. The first request for a file gets a fast level (brotli 5 /
-  gzip 6: ~0.2 s for the 8.5 MB main.dart.wasm, in a worker thread), and a
-  background thread then replaces it with the best level (brotli 11, ~16 s for
-  that file; gzip by Zopfli, ~12 s for it, 4-5 % smaller than gzip -9: the gzip
-  that phones on plain-HTTP Wi-Fi get). Requests for a file being compressed
-  wait for that one compression. Everything is bounded: the cache's bytes, its
-  table of names, the best-level queue, and the bodies held while compressing;
+  content is compressed once), and on disk (`page_file_cache`: the user cache
+  folder), so a later start of the server compresses nothing. A new release of
+  the app has new contents, so it is recompressed. The first request for a file
+  gets a fast level (brotli 5 / gzip 6: ~0.2 s for the 8.5 MB main.dart.wasm, in a
+  worker thread), and one background thread of low priority then replaces the
+  gzip copy with the best level (Zopfli, ~13 s for that file, 4-5 % smaller than
+  gzip -9: the gzip that phones on plain-HTTP Wi-Fi get), once the server has had
+  no request for `quiet_s`. Brotli stays at the fast level: browsers ask for it
+  over HTTPS or localhost only, so it reaches the laptop's own browser, where
+  bytes cost nothing (brotli 11 would cost ~17 s of CPU for that file alone).
+  Requests for a file being compressed wait for that one compression. Everything
+  is bounded: the cache's bytes (in memory and on disk), its table of names, the
+  best-level queue, and the bodies held while compressing;
 - answers `If-None-Match: *` for an existing file with 304 (RFC 9110, 13.1.2);
 - sets `Cache-Control: no-cache` and a per-encoding strong ETag (`"<etag>-br"`)
   on files, so a reload asks "changed?" for each file and gets a 304 with no
@@ -49,6 +54,9 @@ import zopfli.gzip
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from scorer.disk_cache import DiskCache
+from scorer.paths import user_cache_dir
+
 logger = logging.getLogger(__name__)
 
 COMPRESSIBLE_TYPES = frozenset({
@@ -67,7 +75,14 @@ than level 9 on the wasm files, ~1.5 s per MB; used for the background pass only
 ZOPFLI_ITERATIONS = 1
 """More iterations gain under 0.5 % on the wasm files for several times the time."""
 FAST_LEVEL = {"br": 5, "gzip": 6}
-BEST_LEVEL = {"br": 11, "gzip": ZOPFLI_LEVEL}
+BEST_LEVEL = {"br": FAST_LEVEL["br"], "gzip": ZOPFLI_LEVEL}
+"""Brotli is not upgraded: see the module docstring."""
+QUIET_S = 10.0
+"""The best-level pass waits for this long without a request before each file: the
+first phones of a start get the CPU first (a phone's page loads in 1-3 s, and its
+later traffic goes over the WebSocket, which does not count)."""
+PAGE_CACHE_BYTES = 128 * 1024 * 1024
+"""The on-disk copies: ~24 MB per version of the web client (both encodings)."""
 ON_THE_FLY_LIMIT = 512 * 1024
 """A response without an ETag (not a file) is compressed per request up to this size."""
 LEVEL_HEADER = "x-compression-level"
@@ -162,6 +177,11 @@ ContentKey = tuple[bytes, str]
 """(content digest, encoding)."""
 
 
+def page_file_cache() -> DiskCache:
+    """Where the table server keeps its compressed page files between starts."""
+    return DiskCache(user_cache_dir() / "compressed", PAGE_CACHE_BYTES)
+
+
 @dataclass
 class Entry:
     data: bytes
@@ -190,14 +210,21 @@ class CompressedCache:
     Best-level passes wait in a queue of at most `max_jobs` contents (deduplicated;
     a pass re-reads its input from the cached fast-level bytes, so the queue holds
     no bodies).
+    With `disk`, every compression is also kept there (content and encoding are the
+    key, the level is kept with the bytes): a cache of a later start finds it there
+    instead of compressing, and upgrades only what is not at the best level yet.
     """
 
     def __init__(self, max_bytes: int = 96 * 1024 * 1024, upgrade: bool = True,
-                 max_aliases: int = 1024, max_jobs: int = 64) -> None:
+                 max_aliases: int = 1024, max_jobs: int = 64,
+                 disk: DiskCache | None = None, quiet_s: float = 0.0) -> None:
         self.max_bytes = max_bytes
         self.upgrade = upgrade
         self.max_aliases = max_aliases
         self.max_jobs = max_jobs
+        self.disk = disk
+        self.quiet_s = quiet_s
+        self._last_request = time.monotonic()
         self._entries: OrderedDict[ContentKey, Entry] = OrderedDict()
         self._aliases: OrderedDict[bytes, bytes] = OrderedDict()
         self._size = 0
@@ -231,6 +258,10 @@ class CompressedCache:
                 self._entries.move_to_end((digest, encoding))
             return entry
 
+    def note_request(self) -> None:
+        """A request came: the best-level pass waits until they stop (`quiet_s`)."""
+        self._last_request = time.monotonic()
+
     def pending(self) -> int:
         """Best-level compressions queued or running."""
         with self._lock:
@@ -260,19 +291,42 @@ class CompressedCache:
                 self._entries.move_to_end(key)
                 return entry
             self._in_flight.add(key)
+        made = False
         try:
-            level = FAST_LEVEL[encoding] if self.upgrade else BEST_LEVEL[encoding]
-            entry = Entry(compress(body, encoding, level), level)
+            entry = self._from_disk(key)
+            if entry is None:
+                level = FAST_LEVEL[encoding] if self.upgrade else BEST_LEVEL[encoding]
+                entry = Entry(compress(body, encoding, level), level)
+                made = True
+                self._to_disk(key, entry)
         finally:
             with self._lock:
                 self._in_flight.discard(key)
                 self._changed.notify_all()
         with self._lock:
-            self.compressions += 1
+            if made:
+                self.compressions += 1
             self._put(key, entry)
             if self.upgrade and entry.level < BEST_LEVEL[encoding]:
                 self._queue_upgrade(key)
         return entry
+
+    @staticmethod
+    def _disk_key(key: ContentKey) -> str:
+        return f"{key[0].hex()}.{key[1]}"
+
+    def _from_disk(self, key: ContentKey) -> Entry | None:
+        """The copy kept by this or an earlier start, if any (and whole)."""
+        if self.disk is None:
+            return None
+        kept = self.disk.get(self._disk_key(key))
+        if not kept or kept[0] not in (FAST_LEVEL[key[1]], BEST_LEVEL[key[1]]):
+            return None  # empty, or a level this version does not make: made again
+        return Entry(kept[1:], kept[0])
+
+    def _to_disk(self, key: ContentKey, entry: Entry) -> None:
+        if self.disk is not None:
+            self.disk.put(self._disk_key(key), bytes([entry.level]) + entry.data)
 
     def _put(self, key: ContentKey, entry: Entry) -> None:
         """Store an entry, dropping the least recently used past `max_bytes`.
@@ -316,13 +370,15 @@ class CompressedCache:
             self._running += 1
             return key
 
+    def _wait_for_quiet(self) -> None:
+        while (idle := time.monotonic() - self._last_request) < self.quiet_s:
+            time.sleep(min(0.25, self.quiet_s - idle))
+
     def _upgrade_loop(self) -> None:
-        # Lower this thread's priority (Linux: per thread), so phones being served
-        # always come before the best-level runs.
-        with contextlib.suppress(AttributeError, OSError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        lower_this_threads_priority()  # phones being served come before the best level
         while (key := self._next_job()) is not None:
             try:
+                self._wait_for_quiet()
                 self._upgrade(key)
             except Exception:
                 logger.exception("could not compress a page file at the best level")
@@ -339,10 +395,23 @@ class CompressedCache:
         body = decompress(current.data, encoding)
         level = BEST_LEVEL[encoding]
         entry = Entry(compress(body, encoding, level), level)
+        self._to_disk(key, entry)
         with self._lock:
             self.compressions += 1
             if self._entries.get(key) is current:
                 self._put(key, entry)
+
+
+def lower_this_threads_priority() -> None:
+    """Give the calling thread the lowest CPU share the system offers without rights
+    (Linux: nice 10 for this thread alone; macOS, Python 3.12+: background); left as
+    it is elsewhere."""
+    darwin_thread = getattr(os, "PRIO_DARWIN_THREAD", None)
+    with contextlib.suppress(AttributeError, OSError):
+        if darwin_thread is not None:
+            os.setpriority(darwin_thread, 0, os.PRIO_DARWIN_BG)  # type: ignore[attr-defined]
+        else:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
 
 
 class CompressionMiddleware:
@@ -375,6 +444,7 @@ class CompressionMiddleware:
         if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD"):
             await self.app(scope, receive, send)  # WebSocket, lifespan, POST...
             return
+        self.cache.note_request()
         headers = Headers(scope=scope)
         encoding = None if "range" in headers else choose_encoding(
             headers.get("accept-encoding", ""))

@@ -35,13 +35,10 @@ compiled like the app.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import io
 import json
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import zipfile
@@ -50,6 +47,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scorer.webbuild import snapshot_file
+from scorer.webbuild.bytecode import NATIVE, compile_stdlib, stored_zip, with_bytecode
+from scorer.webbuild.copies import downloaded, every_file
+from scorer.webbuild.copies import precompress as precompress_copies
+from scorer.webbuild.progress import Step, StepResult
+from scorer.webbuild.tools import Tools
 
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent
 HERE = Path(__file__).resolve().parent
@@ -81,17 +83,13 @@ the ones this browser loaded rather than every variant."""
 
 APP_SOURCES = ("rules", "scorer")
 APP_SKIPPED = ("scorer/server.py", "scorer/cli.py", "scorer/commands/", "scorer/web/",
-               "scorer/webbuild/")
+               "scorer/disk_cache.py", "scorer/webbuild/")
 """Server and build code: never imported in the browser (the import contracts in
 pyproject.toml keep the app and `scorer.browser` from importing them)."""
 WHEEL_SKIPPED = ("flet/testing/", "flet/fastapi/", "flet/cli.py", "flet/pytest_plugin.py",
                  "pydantic/v1/")
 WHEEL_SKIPPED_SUFFIXES = (".pyi",)
 """Never imported by the app: test helpers, the server side, pydantic's v1 API, type stubs."""
-COMPRESSED_SUFFIXES = (".js", ".mjs", ".wasm", ".json", ".html", ".otf", ".ttf", ".zip",
-                       ".txt", ".css", ".svg", ".bin")
-MIN_COMPRESSED = 1024
-HUGE_FILE = 16 * 1024 * 1024
 
 
 class BuildError(RuntimeError):
@@ -105,58 +103,79 @@ class SiteReport:
     size: int
     """Bytes of the site's files (precompressed copies not counted)."""
     first_visit: int
-    """Bytes a Chromium phone downloads on its first visit (brotli copies of what it loads)."""
+    """Bytes a Chromium phone downloads on its first visit before its first screen (brotli
+    copies of what it loads)."""
+    rest: int
+    """Bytes the service worker then fetches in the background (the rest of the site but
+    the renderers this browser does not use)."""
+    on_disk: int
+    """Bytes of the whole folder, copies included."""
     version: str
+    steps: tuple[StepResult, ...]
 
 
 def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool = True,
                brotli_quality: int = 11, precompile: bool = True,
-               compressed_cache: Path | None = None,
-               snapshot: bool | None = None) -> SiteReport:
+               snapshot: bool | None = None, tools: Tools | None = None,
+               sources: Path = REPO_ROOT) -> SiteReport:
     """Write the whole site to `out` (emptied first if it holds an earlier build).
-    `compressed_cache`: a folder keeping brotli copies by content (default
-    ~/.cache/tarabish/brotli), so a rebuild compresses only what changed.
     `snapshot`: make a memory snapshot of the phone's Python (needs Node.js); by default
-    only with precompressed copies: it is 45 MB as it is (7.5 MB brotli), and a host that
-    compresses on its own may not compress it."""
-    from flet_web import get_package_web_dir
-
+    only with precompressed copies: it is 27 MB as it is (7.5 MB brotli), and a host that
+    compresses on its own may not compress it.
+    `tools`: the web client, build cache, progress and Node.js to use (default: flet-web's
+    client, the user cache folder, bars on a terminal). Whatever a step made before from
+    the same inputs comes from the build cache (bytecode, the standard library trimmed,
+    the snapshot, the compressed copies). `sources`: where rules/ and scorer/ are read."""
+    tools = tools if tools is not None else Tools()
+    progress = tools.progress
     base = "/" + base.strip("/") + "/" if base.strip("/") else "/"
-    web = Path(get_package_web_dir())
     _prepare(out)
-    for path in sorted(web.rglob("*")):
-        rel = path.relative_to(web).as_posix()
-        if path.is_file() and not _skipped(rel):
-            _copy(path, out / rel)
-    _add_assets(out)
-    _write_index(out, base)
-    _patch_bootstrap(out)
-    _write_manifest(out)
-    (out / "boot.js").write_text((HERE / "boot.js").read_text(encoding="utf-8"),
-                                 encoding="utf-8")
+    with progress.step("copy web client", done="copied") as step:
+        client = [p for p in sorted(tools.web.rglob("*"))
+                  if p.is_file() and not _skipped(p.relative_to(tools.web).as_posix())]
+        step.grow(len(client))
+        for path in client:
+            _copy(path, out / path.relative_to(tools.web))
+            step.make()
+        _add_assets(out)
+        _write_index(out, base)
+        _patch_bootstrap(out)
+        _write_manifest(out)
+        (out / "boot.js").write_text((HERE / "boot.js").read_text(encoding="utf-8"),
+                                     encoding="utf-8")
     deflate = not precompress  # no .br/.gz copies: the archives compress themselves
-    members = app_members(wheels)
-    (out / APP_ARCHIVE).write_bytes(app_archive(wheels, precompile, deflate, members))
+    with progress.step("unpack", done="read") as step:
+        members = app_members(wheels, sources, step)
+    with progress.step("compile bytecode", unit="modules", done="compiled") as step:
+        (out / APP_ARCHIVE).write_bytes(app_archive(wheels, precompile, deflate, members,
+                                                    tools, step))
     compiled = compiled_modules(members)
     for site_path, (_module, data) in compiled.items():
         (out / site_path).parent.mkdir(parents=True, exist_ok=True)
         (out / site_path).write_bytes(data)
     natives = {site_path: module for site_path, (module, _data) in compiled.items()}
     if precompile:
-        compile_stdlib(out / "pyodide" / "python_stdlib.zip", deflate, members)
+        with progress.step("stdlib trim", total=1, unit="modules") as step:
+            compile_stdlib(out / "pyodide" / "python_stdlib.zip", tools, step, deflate, members)
     if snapshot is None:
         snapshot = precompress
-    _write_worker(out, make_snapshot(out, members, natives=natives)
-                  if snapshot and precompile else None, natives)
+    snapshot_name = None
+    if snapshot and precompile:
+        with progress.step("snapshot", total=1) as step:
+            snapshot_name = make_snapshot(out, members, natives, tools, step)
+    _write_worker(out, snapshot_name, natives)
     version = write_service_worker(out)
     files = site_files(out)
     if precompress:
-        _precompress(out, brotli_quality,
-                     compressed_cache if compressed_cache is not None else brotli_cache_dir())
+        with progress.step("compress", unit="B", done="compressed", unit_scale=True) as step:
+            precompress_copies(_site_paths(out), brotli_quality, tools, step)
     (out / MARKER).write_text(version + "\n", encoding="utf-8")
-    total = sum(p.stat().st_size for p in _site_paths(out))
-    return SiteReport(out=out, files=len(files) + 1, size=total,
-                      first_visit=_first_visit_size(out), version=version)
+    first, rest = download_sizes(out, files)
+    return SiteReport(out=out, files=len(files) + 1,
+                      size=sum(p.stat().st_size for p in _site_paths(out)),
+                      first_visit=first, rest=rest,
+                      on_disk=sum(p.stat().st_size for p in every_file(out)),
+                      version=version, steps=tuple(progress.results))
 
 
 # -- the pieces -------------------------------------------------------------------------------
@@ -192,6 +211,7 @@ def _add_assets(out: Path) -> None:
     for rel in FONTS.values():
         _copy(ASSETS_DIR / rel, out / rel)
     _copy(ASSETS_DIR / "fonts" / "LICENSE-DejaVu.txt", out / "fonts" / "LICENSE-DejaVu.txt")
+    (out / "assets").mkdir(exist_ok=True)
     (out / "assets" / "FontManifest.json").write_bytes(trimmed_font_manifest())
     _copy(ASSETS_DIR / "fonts" / ICON_FONT_SUBSET, out / ICON_FONT_URL.lstrip("/"))
     for icon in sorted((ASSETS_DIR / "icons").glob("*.png")):
@@ -286,21 +306,25 @@ def _replace_once(text: str, old: str, new: str) -> str:
 
 PHONE_APP_PATH = "/home/pyodide/app.zip"
 """Where worker.js puts app.zip in the phone's file system (and the name in tracebacks)."""
-NATIVE = "__pypackages__/"
 MAIN_PY = ('"""Tarabish on one phone: see scorer.browser (worker.js puts this zip on '
            'sys.path)."""\n'
            "from scorer.browser.start import run\n\nrun()\n")
 
 
-def app_members(wheels: list[Path]) -> dict[str, bytes]:
-    """main.py, rules/ and scorer/, and every wheel unpacked under __pypackages__/."""
+def app_members(wheels: list[Path], sources: Path = REPO_ROOT,
+                step: Step | None = None) -> dict[str, bytes]:
+    """main.py, rules/ and scorer/ (from `sources`), and every wheel unpacked under
+    __pypackages__/."""
     members: dict[str, bytes] = {"main.py": MAIN_PY.encode()}
     for name in APP_SOURCES:
-        for path in sorted((REPO_ROOT / name).rglob("*")):
-            rel = path.relative_to(REPO_ROOT).as_posix()
+        for path in sorted((sources / name).rglob("*")):
+            rel = path.relative_to(sources).as_posix()
             if (path.is_file() and "__pycache__" not in rel and not rel.startswith(APP_SKIPPED)
                     and path.suffix != ".pyc"):
                 members[rel] = path.read_bytes()
+    if step is not None:
+        step.grow(len(members) + len(wheels))
+        step.make(len(members))
     for wheel in wheels:
         with zipfile.ZipFile(wheel) as zf:
             for entry in zf.infolist():
@@ -308,18 +332,22 @@ def app_members(wheels: list[Path]) -> dict[str, bytes]:
                         or entry.filename.endswith(WHEEL_SKIPPED_SUFFIXES)):
                     continue
                 members[f"{NATIVE}{entry.filename}"] = zf.read(entry)
+        if step is not None:
+            step.make()
     return members
 
 
 def app_archive(wheels: list[Path], precompile: bool = True, deflate: bool = False,
-                members: dict[str, bytes] | None = None) -> bytes:
+                members: dict[str, bytes] | None = None, tools: Tools | None = None,
+                step: Step | None = None) -> bytes:
     """`app_members`, compiled to bytecode when Node.js is at hand (see `with_bytecode`),
     wheels moved to the top of the zip and their compiled modules left out (see
     `lift_wheels`, `compiled_modules`)."""
     if members is None:
         members = app_members(wheels)
     if precompile:
-        members = with_bytecode(members, sourceless=(NATIVE,), ddir=PHONE_APP_PATH)
+        members = with_bytecode(members, sourceless=(NATIVE,), ddir=PHONE_APP_PATH,
+                                tools=tools if tools is not None else Tools(), step=step)
     return stored_zip(lift_wheels(members), deflate)
 
 
@@ -359,124 +387,6 @@ def lift_wheels(members: dict[str, bytes]) -> dict[str, bytes]:
     return kept
 
 
-def stored_zip(members: dict[str, bytes], deflate: bool = False) -> bytes:
-    """A zip of `members` with fixed times and sorted names: the same inputs give the
-    same bytes (and the same site version). Stored when the site has precompressed
-    copies; deflated for hosts that may not compress zip files (GitHub Pages)."""
-    method = zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", method, compresslevel=9 if deflate else None) as zf:
-        for name, data in sorted(members.items()):
-            zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data,
-                        compress_type=method)
-    return buf.getvalue()
-
-
-def with_bytecode(members: dict[str, bytes], sourceless: tuple[str, ...],
-                  ddir: str) -> dict[str, bytes]:
-    """`members` with every module compiled by the phone's CPython 3.14 (Pyodide in
-    Node.js, precompile.mjs), so the phone imports instead of compiling at each start.
-    Each `mod.pyc` goes beside its `mod.py` (zipimport looks there, not in
-    __pycache__). Under the `sourceless` prefixes the .py files give way to their .pyc
-    (smaller download; tracebacks there show no source lines); elsewhere both are
-    kept. `ddir`: the folder the phone sees them in (for tracebacks).
-    Unchanged (with a note) when Node.js is missing or fails: slower, same app."""
-    node = shutil.which("node")
-    if node is None:
-        print("build-web: Node.js not found: the phone will compile the Python at each "
-              "start (slower). Install Node.js 20+ for a faster app.", file=sys.stderr)
-        return members
-    with tempfile.TemporaryDirectory() as tmp_name:
-        tmp = Path(tmp_name)
-        _write_python(members, tmp)
-        if not _run_node(node, "precompile.mjs", _pyodide_dir(), tmp, ddir,
-                         failed="compiling the Python to bytecode failed; the phone will "
-                                "compile it at each start"):
-            return members
-        result = dict(members)
-        for pyc in tmp.rglob("__pycache__/*.cpython-314.pyc"):
-            folder = pyc.parent.parent.relative_to(tmp).as_posix()
-            module = pyc.name.removesuffix(".cpython-314.pyc")
-            source = f"{folder}/{module}.py" if folder != "." else f"{module}.py"
-            if source not in members:
-                continue
-            if source.startswith(sourceless):
-                del result[source]
-            result[source + "c"] = pyc.read_bytes()
-        return result
-
-
-STDLIB_PATH = "/lib/python314.zip"
-"""Where Pyodide puts python_stdlib.zip (on sys.path)."""
-
-
-def compile_stdlib(zip_path: Path, deflate: bool = False,
-                   app: dict[str, bytes] | None = None) -> None:
-    """Pyodide's standard library zip, with only the modules `app` (app_members) can
-    import (see stdlib_needs.py), sourceless (see `with_bytecode`); unchanged when
-    Node.js cannot do either."""
-    with zipfile.ZipFile(zip_path) as zf:
-        members = {i.filename: zf.read(i) for i in zf.infolist() if not i.is_dir()}
-    if app is not None:
-        needed = stdlib_needs(app)
-        if needed is not None:
-            members = {name: data for name, data in members.items()
-                       if not name.endswith(".py") or _module_of(name) in needed}
-    compiled = with_bytecode(members, sourceless=("",), ddir=STDLIB_PATH)
-    if compiled is members:
-        return
-    zip_path.write_bytes(stored_zip(compiled, deflate))
-
-
-def _module_of(name: str) -> str:
-    return name.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
-
-
-def stdlib_needs(app: dict[str, bytes]) -> set[str] | None:
-    """Names of the standard library modules the app and its wheels can import, found
-    by stdlib_needs.py in the phone's own Python (Node.js); None without Node.js."""
-    node = shutil.which("node")
-    if node is None:
-        return None
-    with tempfile.TemporaryDirectory() as tmp_name:
-        tmp = Path(tmp_name)
-        _write_python(app, tmp / "src", strip=NATIVE)
-        out = tmp / "needs.json"
-        if not _run_node(node, "stdlib_needs.mjs", _pyodide_dir(), tmp / "src", out,
-                         failed="could not list the standard library the app needs; the "
-                                "phone gets all of it", makes=out):
-            return None
-        return set(json.loads(out.read_text(encoding="utf-8")))
-
-
-def _pyodide_dir() -> Path:
-    """The Pyodide runtime the phone runs (flet_web's copy)."""
-    from flet_web import get_package_web_dir
-
-    return Path(get_package_web_dir()) / "pyodide"
-
-
-def _write_python(files: dict[str, bytes], folder: Path, strip: str = "") -> None:
-    """The .py files among `files` under `folder`, their names less `strip`."""
-    for name, data in files.items():
-        if name.endswith(".py"):
-            path = folder / name.removeprefix(strip)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-
-
-def _run_node(node: str, script: str, *args: str | Path, failed: str,
-              makes: Path | None = None) -> bool:
-    """Run one of the build's scripts in the phone's own Python under Node.js; whether
-    it worked (and wrote `makes`). If not, says `failed` with the end of its errors."""
-    done = subprocess.run([node, str(HERE / script), *map(str, args)],
-                          capture_output=True, text=True, timeout=900, check=False)
-    if done.returncode == 0 and (makes is None or makes.is_file()):
-        return True
-    print(f"build-web: {failed}:\n" + done.stderr[-2000:], file=sys.stderr)
-    return False
-
-
 # -- the memory snapshot ------------------------------------------------------------------------
 
 SNAPSHOT_PREFIX = "python-snapshot-"
@@ -491,6 +401,7 @@ def snapshot_imports(app: dict[str, bytes]) -> list[tuple[str, str | None]]:
     import ast
 
     from scorer.app.router import VIEW_MODULES
+    from scorer.web.flet_names import flet_names
 
     names: set[str] = set()
     stdlib: set[str] = set()
@@ -498,10 +409,9 @@ def snapshot_imports(app: dict[str, bytes]) -> list[tuple[str, str | None]]:
         if not rel.endswith(".py") or rel.startswith(NATIVE):
             continue
         source = data.decode("utf-8", "replace")
-        names.update(re.findall(r"\bft\.([A-Za-z][A-Za-z0-9_]*)", source))
-        # Flet reads its icon table (a JSON file in the zip: ~50 ms on the phone) at the
-        # first icon named: in the snapshot, with every icon the app names.
-        names.update(re.findall(r"\bft\.((?:Cupertino)?Icons\.[A-Z0-9_]+)", source))
+        # Flet imports a control's module when first named, and reads its icon table
+        # (~50 ms on the phone) at the first icon: in the snapshot, all the app names.
+        names |= flet_names([source])
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.Import):
                 stdlib.update(a.name for a in node.names)
@@ -516,17 +426,14 @@ def snapshot_imports(app: dict[str, bytes]) -> list[tuple[str, str | None]]:
     return wanted
 
 
-def make_snapshot(out: Path, app: dict[str, bytes], cache: Path | None = None,
-                  natives: dict[str, str] | None = None) -> str | None:
+def make_snapshot(out: Path, app: dict[str, bytes], natives: dict[str, str] | None,
+                  tools: Tools, step: Step | None = None) -> str | None:
     """A Pyodide memory snapshot (snapshot.mjs) as `out`/python-snapshot-<hash>.bin (its
     heap's nonzero pages only: snapshot_file.py), made
     with the site's own runtime, standard library and app.zip; its name, or None
     without Node.js (the phone then starts Python from scratch, as on a first visit).
-    Kept in `cache` by what it was made from: a rebuild of the same site gives the
-    same file (a snapshot is not byte-for-byte reproducible)."""
-    node = shutil.which("node")
-    if node is None:
-        return None
+    Kept in the build cache by what it was made from: a rebuild of the same site gives
+    the same file (a snapshot is not byte-for-byte reproducible)."""
     imports = json.dumps(snapshot_imports(app))
     # The compiled modules (`natives`: site path -> module name), loaded in worker.js's
     # order (sorted by site path): where each lands in memory depends on that order.
@@ -540,22 +447,28 @@ def make_snapshot(out: Path, app: dict[str, bytes], cache: Path | None = None,
                 *sorted((natives or {}).keys())):
         made_from.update(hashlib.sha256((out / rel).read_bytes()).digest())
     name = f"{SNAPSHOT_PREFIX}{made_from.hexdigest()[:16]}.bin"
-    cache = cache if cache is not None else brotli_cache_dir().parent / "snapshots"
-    kept = cache / name
-    if not kept.is_file():
+    kept = tools.cache.get("snapshot", name)
+    if kept is not None:
+        if step is not None:
+            step.reuse()
+    else:
+        if not tools.python.available:
+            return None
         with tempfile.TemporaryDirectory() as tmp_name:
             tmp = Path(tmp_name)
             (tmp / "imports.json").write_text(imports, encoding="utf-8")
             (tmp / "libraries.json").write_text(json.dumps(libraries), encoding="utf-8")
-            if not _run_node(node, "snapshot.mjs", out / "pyodide", out / APP_ARCHIVE,
-                             PHONE_APP_PATH, tmp / "imports.json", tmp / "libraries.json",
-                             tmp / name,
-                             failed="no memory snapshot (the phone starts Python from "
-                                    "scratch each time)"):
+            if not tools.python.run("snapshot.mjs", out / "pyodide", out / APP_ARCHIVE,
+                                    PHONE_APP_PATH, tmp / "imports.json",
+                                    tmp / "libraries.json", tmp / name, makes=tmp / name,
+                                    failed="no memory snapshot (the phone starts Python "
+                                           "from scratch each time)"):
                 return None
-            cache.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(tmp / name, kept)
-    (out / name).write_bytes(snapshot_file.pack(kept.read_bytes()))
+            kept = snapshot_file.pack((tmp / name).read_bytes())
+        tools.cache.put(kept, "snapshot", name)
+        if step is not None:
+            step.make()
+    (out / name).write_bytes(kept)
     return name
 
 
@@ -598,58 +511,6 @@ def write_service_worker(out: Path) -> str:
     return version
 
 
-def _precompress(out: Path, brotli_quality: int, cache: Path) -> None:
-    """`.br` (and `.gz`) copies of every file worth it. Brotli at quality 11 is 12-13 %
-    smaller than 9 on the big wasm files and archives (1.5 MB of a first visit) but
-    takes about a minute for the largest: copies are kept in `cache` by content, and
-    the files still to compress are shared among the CPUs."""
-    import os
-    from concurrent.futures import ProcessPoolExecutor
-
-    todo: list[tuple[Path, Path, int]] = []
-    for path in list(_site_paths(out)):
-        if path.suffix not in COMPRESSED_SUFFIXES or path.stat().st_size < MIN_COMPRESSED:
-            continue
-        data = path.read_bytes()
-        gz = gzip.compress(data, compresslevel=9, mtime=0)
-        if len(gz) < len(data) * 0.95:
-            path.with_name(path.name + ".gz").write_bytes(gz)
-        # The memory snapshot (45 MB) would take minutes at 11; 9 is 6 % larger.
-        quality = brotli_quality if len(data) < HUGE_FILE else min(brotli_quality, 9)
-        key = hashlib.sha256(data).hexdigest() + f".q{quality}.br"
-        todo.append((path, cache / key, quality))
-    sources = {kept: (path, quality) for path, kept, quality in todo
-               if not kept.is_file()}  # one per content
-    missing = sorted(sources, key=lambda kept: -sources[kept][0].stat().st_size)  # big first
-    if missing:
-        cache.mkdir(parents=True, exist_ok=True)
-        workers = max(1, min(len(missing), os.cpu_count() or 1))
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            compressed = pool.map(_brotli, [sources[k][0] for k in missing],
-                                  [sources[k][1] for k in missing])
-            for kept, br in zip(missing, compressed, strict=True):
-                tmp = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
-                tmp.write_bytes(br)
-                os.replace(tmp, kept)
-    for path, kept, _quality in todo:
-        br = kept.read_bytes()
-        if len(br) < path.stat().st_size * 0.95:
-            path.with_name(path.name + ".br").write_bytes(br)
-
-
-def _brotli(path: Path, quality: int) -> bytes:
-    import brotli
-
-    return bytes(brotli.compress(path.read_bytes(), quality=quality, lgwin=24))
-
-
-def brotli_cache_dir() -> Path:
-    """~/.cache/tarabish/brotli (XDG_CACHE_HOME respected)."""
-    from scorer.webbuild.wheels import default_cache_dir
-
-    return default_cache_dir().parent.parent / "brotli"
-
-
 FIRST_VISIT = ("index.html", "boot.js", "sw.js", "flutter_bootstrap.js", "flutter.js",
                "worker.js", "main.dart.mjs", "main.dart.wasm",
                "canvaskit/skwasm.js", "canvaskit/skwasm.wasm", "manifest.json",
@@ -660,11 +521,11 @@ FIRST_VISIT = ("index.html", "boot.js", "sw.js", "flutter_bootstrap.js", "flutte
 """What Chromium loads to show the first screen (checked by the tests' request log)."""
 
 
-def _first_visit_size(out: Path) -> int:
-    total = 0
+def download_sizes(out: Path, files: dict[str, str]) -> tuple[int, int]:
+    """Bytes a Chromium phone downloads before its first screen (`FIRST_VISIT` and the
+    compiled modules), then in the background (the rest of `files`, see `site_files`,
+    less the renderers it does not use); brotli copies where there are some."""
     natives = sorted(p.relative_to(out).as_posix() for p in (out / NATIVES_DIR).glob("*.wasm"))
-    for rel in (*FIRST_VISIT, *natives):
-        path = out / rel
-        best = [p for p in (path.with_name(path.name + ".br"), path) if p.is_file()]
-        total += best[0].stat().st_size if best else 0
-    return total
+    first = {*FIRST_VISIT, *natives}
+    rest = [rel for rel in files if rel not in first and not rel.startswith(LAZY)]
+    return downloaded(out, first), downloaded(out, rest)

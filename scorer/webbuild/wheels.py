@@ -10,16 +10,23 @@ Downloads are kept in a cache folder: a second build needs no network.
 
 from __future__ import annotations
 
-import subprocess
+import contextlib
+import hashlib
+import os
 import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from scorer.webbuild.progress import Step, run_watched
+
 PYODIDE_VERSION = "314.0.7"
 PYTHON_VERSION = "3.14"
 PLATFORM = "pyemscripten_2026_0_wasm32"
 ABI = "cp314"
+PIP_TIMEOUT_S = 600
+MAX_WHEELS = 64
+"""The wheel folder keeps this many at most (several versions of each)."""
 PIP_VERSION = "26.3"
 """pip run through uvx when this Python has none (pinned: its options are relied on)."""
 
@@ -72,9 +79,43 @@ def read_pins(lock_path: Path, names: tuple[str, ...] = BROWSER_PACKAGES) -> lis
     return pins
 
 
-def download(pins: list[Pin], cache_dir: Path) -> list[Path]:
-    """Every pinned wheel for the browser's platform, in `cache_dir`; the paths."""
+def download(pins: list[Pin], cache_dir: Path, step: Step | None = None) -> list[Path]:
+    """Every pinned wheel for the browser's platform, in `cache_dir`; the paths. A wheel
+    already there with a hash the lock names is used as it is (no pip, no network)."""
     cache_dir.mkdir(parents=True, exist_ok=True)
+    if step is not None:
+        step.grow(len(pins))
+    found = {pin.name: _kept(pin, cache_dir) for pin in pins}
+    missing = [pin for pin in pins if found[pin.name] is None]
+    if step is not None:
+        step.reuse(len(pins) - len(missing))
+    if missing:
+        _pip_download(missing, cache_dir, step)
+        for pin in missing:
+            found[pin.name] = _kept(pin, cache_dir)
+            if found[pin.name] is None:
+                raise WheelError(f"no {PLATFORM} or pure wheel of {pin.name} {pin.version} "
+                                 "with the hash uv.lock names")
+    wheels = [w for pin in pins if (w := found[pin.name]) is not None]
+    for wheel in wheels:
+        with contextlib.suppress(OSError):
+            os.utime(wheel)  # used now: trimmed last
+    _trim(cache_dir)
+    return wheels
+
+
+def _kept(pin: Pin, cache_dir: Path) -> Path | None:
+    """The wheel of `pin` for the phone in `cache_dir`, if one is there whole."""
+    stem = pin.name.replace("-", "_").lower() + "-" + pin.version + "-"
+    for wheel in sorted(cache_dir.glob("*.whl")):
+        if (wheel.name.lower().startswith(stem)
+                and wheel.name.endswith(("-none-any.whl", f"-{PLATFORM}.whl"))
+                and hashlib.sha256(wheel.read_bytes()).hexdigest() in pin.hashes):
+            return wheel
+    return None
+
+
+def _pip_download(pins: list[Pin], cache_dir: Path, step: Step | None) -> None:
     requirements = cache_dir / "requirements.txt"
     requirements.write_text("\n".join(p.requirement() for p in pins) + "\n", encoding="utf-8")
     command = [
@@ -86,19 +127,29 @@ def download(pins: list[Pin], cache_dir: Path) -> list[Path]:
         "--dest", str(cache_dir), "--quiet", "--disable-pip-version-check",
         "-r", str(requirements),
     ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
-    if done.returncode != 0:
+    arrived: set[str] = set()
+
+    def count() -> None:  # the bar follows the wheels as they arrive
+        for pin in pins:
+            if pin.name not in arrived and _kept(pin, cache_dir) is not None:
+                arrived.add(pin.name)
+                if step is not None:
+                    step.make()
+
+    code, out, errors = run_watched(command, PIP_TIMEOUT_S, count)
+    if code != 0:
         raise WheelError("pip could not download the browser's wheels:\n"
-                         + (done.stderr.strip() or done.stdout.strip()))
-    found: list[Path] = []
-    for pin in pins:
-        stem = pin.name.replace("-", "_").lower() + "-" + pin.version + "-"
-        matches = sorted(w for w in cache_dir.glob("*.whl") if w.name.lower().startswith(stem))
-        usable = [w for w in matches if w.name.endswith(("-none-any.whl", f"-{PLATFORM}.whl"))]
-        if not usable:
-            raise WheelError(f"no {PLATFORM} or pure wheel of {pin.name} {pin.version}")
-        found.append(usable[0])
-    return found
+                         + (errors.strip() or out.strip()))
+    if step is not None:
+        step.make(len(pins) - len(arrived))
+
+
+def _trim(cache_dir: Path, keep: int = MAX_WHEELS) -> None:
+    """At most `keep` wheels in the folder: the least recently used go."""
+    wheels = sorted(cache_dir.glob("*.whl"), key=lambda w: w.stat().st_mtime, reverse=True)
+    for old in wheels[keep:]:
+        with contextlib.suppress(OSError):
+            old.unlink()
 
 
 def _pip() -> list[str]:
@@ -115,9 +166,7 @@ def _pip() -> list[str]:
 
 
 def default_cache_dir() -> Path:
-    """~/.cache/tarabish/wheels (XDG_CACHE_HOME respected)."""
-    import os
+    """wheels/ of the user cache folder (~/.cache/tarabish, or $TARABISH_CACHE)."""
+    from scorer.paths import user_cache_dir
 
-    base = os.environ.get("XDG_CACHE_HOME", "").strip()
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "tarabish" / "wheels" / PLATFORM
+    return user_cache_dir() / "wheels" / PLATFORM

@@ -110,9 +110,11 @@ def start_app_server(
     port: int | None = None,
     env: dict[str, str] | None = None,
     timeout: float = 60.0,
+    cache: Path | None = None,
 ) -> AppServer:
     """Start `python -m scorer.cli --no-open` on 127.0.0.1 and wait until it
-    answers HTTP. Its output goes to DATA_DIR/../server-PORT.log."""
+    answers HTTP. Its output goes to DATA_DIR/../server-PORT.log. `cache`: its
+    TARABISH_CACHE (the compressed page files)."""
     port = port or free_port()
     data_dir.mkdir(parents=True, exist_ok=True)
     log_path = data_dir.parent / f"{data_dir.name}-server-{port}.log"
@@ -128,7 +130,8 @@ def start_app_server(
         "--data-dir",
         str(data_dir),
     ]
-    child_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+    child_env = {**os.environ, "PYTHONUNBUFFERED": "1",
+                 **({"TARABISH_CACHE": str(cache)} if cache else {}), **(env or {})}
     with log_path.open("ab") as log:
         process = subprocess.Popen(
             cmd,
@@ -158,9 +161,11 @@ def start_app_server(
 
 
 @pytest.fixture(scope="session")
-def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+def app_server(tmp_path_factory: pytest.TempPathFactory,
+               page_file_cache: Path) -> Iterator[AppServer]:
     """One server for the whole test session, with its own empty data dir."""
-    server = start_app_server(tmp_path_factory.mktemp("session") / "data")
+    server = start_app_server(tmp_path_factory.mktemp("session") / "data",
+                              cache=page_file_cache)
     yield server
     server.stop()
 
@@ -175,7 +180,7 @@ StartServer = Callable[..., AppServer]
 
 
 @pytest.fixture
-def start_server(tmp_path: Path) -> Iterator[StartServer]:
+def start_server(tmp_path: Path, page_file_cache: Path) -> Iterator[StartServer]:
     """Factory: `start_server(data_dir=None, port=None, env=None) -> AppServer`.
 
     No data_dir: a fresh one under tmp_path. To test a restart, `srv.stop()`
@@ -190,7 +195,8 @@ def start_server(tmp_path: Path) -> Iterator[StartServer]:
         port: int | None = None,
         env: dict[str, str] | None = None,
     ) -> AppServer:
-        server = start_app_server(data_dir or tmp_path / f"data{len(started)}", port, env)
+        server = start_app_server(data_dir or tmp_path / f"data{len(started)}", port, env,
+                                  cache=page_file_cache)
         started.append(server)
         return server
 

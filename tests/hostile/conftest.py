@@ -51,7 +51,7 @@ StartServer = Callable[..., Server]
 
 
 @pytest.fixture
-def start_server(tmp_path: Path) -> Iterator[StartServer]:
+def start_server(tmp_path: Path, page_file_cache: Path) -> Iterator[StartServer]:
     """start_server(data_dir=None, env=None) -> Server, stopped after the test."""
     started: list[Server] = []
 
@@ -66,7 +66,8 @@ def start_server(tmp_path: Path) -> Iterator[StartServer]:
             process = subprocess.Popen(
                 cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=log,
                 stderr=subprocess.STDOUT, start_new_session=True,
-                env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
+                env={**os.environ, "PYTHONUNBUFFERED": "1",
+                     "TARABISH_CACHE": str(page_file_cache), **(env or {})})
         server = Server(port, data_dir, log_path, process)
         started.append(server)
         deadline = time.monotonic() + 60

@@ -27,8 +27,10 @@ from pwa_phone import Phone
 REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "tests" / "e2e"))  # table_steps: what a player does
 
+from scorer.webbuild.build_cache import BuildCache  # noqa: E402
 from scorer.webbuild.site import build_site  # noqa: E402
 from scorer.webbuild.static_server import SiteServer  # noqa: E402
+from scorer.webbuild.tools import Tools  # noqa: E402
 from scorer.webbuild.wheels import default_cache_dir, download, read_pins  # noqa: E402
 
 CHROMIUM = os.environ.get("TARABISH_CHROMIUM", "/usr/bin/chromium")
@@ -50,7 +52,9 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         return Path(reuse)
     out = tmp_path_factory.mktemp("pwa") / "site"
     wheels = download(read_pins(REPO_ROOT / "uv.lock"), default_cache_dir())
-    build_site(out, wheels, precompress=False, snapshot=True)
+    # Its own build cache, not the user's: every step is made, as on a first build.
+    tools = Tools(cache=BuildCache(tmp_path_factory.mktemp("build-cache")))
+    build_site(out, wheels, precompress=False, snapshot=True, tools=tools)
     return out
 
 

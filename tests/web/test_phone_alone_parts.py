@@ -20,12 +20,15 @@ from in_thread import run_async
 from scorer.app.game_files import MAX_FILE_BYTES, NotAGameFile, read_game_file
 from scorer.browser.durable import DurableSender
 from scorer.rights.owner import PHONE_DEVICE, OwnerRights
+from scorer.webbuild.build_cache import BuildCache
+from scorer.webbuild.bytecode import stdlib_needs
+from scorer.webbuild.copies import precompress
+from scorer.webbuild.progress import Progress
 from scorer.webbuild.site import (
     APP_SKIPPED,
     APP_SOURCES,
     NATIVE,
     BuildError,
-    _precompress,
     _prepare,
     _write_worker,
     app_archive,
@@ -33,9 +36,9 @@ from scorer.webbuild.site import (
     compiled_modules,
     lift_wheels,
     snapshot_imports,
-    stdlib_needs,
 )
 from scorer.webbuild.stdlib_needs import imports_of
+from scorer.webbuild.tools import Node, Tools
 from scorer.webbuild.wheels import BROWSER_PACKAGES, PLATFORM, read_pins
 
 REPO = Path(__file__).resolve().parents[2]
@@ -314,7 +317,8 @@ print(" ".join(sorted(set(sys.modules) - before)))
 
 
 @pytest.mark.slow
-def test_the_phones_standard_library_keeps_every_module_the_app_imports() -> None:
+def test_the_phones_standard_library_keeps_every_module_the_app_imports(
+        tmp_path: Path) -> None:
     """The trimmed python_stdlib.zip (build-web with Node.js) holds every standard
     library module the app imports here, on every screen: a missing one would stop
     the phone with an ImportError."""
@@ -326,7 +330,9 @@ def test_the_phones_standard_library_keeps_every_module_the_app_imports() -> Non
         pytest.skip("Node.js is not installed: build-web ships the whole standard library")
     from scorer.webbuild.wheels import default_cache_dir, download
 
-    needed = stdlib_needs(app_members(download(read_pins(REPO / "uv.lock"), default_cache_dir())))
+    needed = stdlib_needs(app_members(download(read_pins(REPO / "uv.lock"), default_cache_dir())),
+                          Tools(cache=BuildCache(tmp_path / "cache"),  # not the user's
+                                progress=Progress(stream=io.StringIO())))
     assert needed is not None
     with zipfile.ZipFile(Path(get_package_web_dir()) / "pyodide" / "python_stdlib.zip") as zf:
         phone_stdlib = {n.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
@@ -341,21 +347,25 @@ def test_the_phones_standard_library_keeps_every_module_the_app_imports() -> Non
 
 
 def test_compressed_copies_come_from_the_cache_when_a_file_is_unchanged(tmp_path: Path) -> None:
+    import gzip
+    import hashlib
+
+    import brotli
+
     site = tmp_path / "site"
     site.mkdir()
     page = b"<html>" + b"tarabish " * 500 + b"</html>"
     (site / "index.html").write_bytes(page)
     (site / "tiny.js").write_bytes(b"x")  # too small to be worth it
-    cache = tmp_path / "cache"
-    _precompress(site, 5, cache)
-    import brotli
-
+    tools = Tools(web=tmp_path, cache=BuildCache(tmp_path / "cache"),
+                  progress=Progress(stream=io.StringIO()), node=Node(exe=None))
+    precompress(sorted(site.iterdir()), 5, tools)
     assert brotli.decompress((site / "index.html.br").read_bytes()) == page
+    assert gzip.decompress((site / "index.html.gz").read_bytes()) == page
     assert not (site / "tiny.js.br").exists()
-    (kept,) = cache.iterdir()
-    kept.write_bytes(b"from the cache")
+    tools.cache.put(b"from the cache", "br5", hashlib.sha256(page).hexdigest())
     (site / "index.html.br").unlink()
-    _precompress(site, 5, cache)
+    precompress([site / "index.html"], 5, tools)
     assert (site / "index.html.br").read_bytes() == b"from the cache"
 
 
