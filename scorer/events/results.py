@@ -3,7 +3,6 @@ or the final score entered by hand, which stands over the game when there is one
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -62,14 +61,6 @@ def table_result(event: Event, played: RoundRecord, table: TableRecord,
     if outcome is None and score is not None and score.winner is not None:
         outcome = outcome_of(table, score.points, score.winner, flip)
     return TableResult(score=score, flipped=flip, outcome=outcome)
-
-
-def all_results(event: Event, doc_of: Callable[[str], dict[str, Any] | None]
-                ) -> dict[tuple[int, int], TableResult]:
-    """Every table of every round, by (round, table); `doc_of` reads a game."""
-    return {(played.round, table.table): table_result(
-                event, played, table, doc_of(table.game) if table.game else None)
-            for played in event.played for table in played.tables}
 
 
 def decided(results: dict[tuple[int, int], TableResult]) -> Results:
