@@ -50,9 +50,9 @@ _CODE_RE = re.compile(r"^[0-9]{8}$")
 class NotOrganiser(StoreError):
     """This phone may watch the event but not change it."""
 
-    def __init__(self) -> None:
-        super().__init__("Only the organiser can change this club night: enter the "
-                         "organiser code first.")
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or "Only the organiser can change this club night: enter "
+                                    "the organiser code first.")
 
 
 def _key(token: str) -> str:

@@ -243,8 +243,8 @@ def _cards_page(service: EventService, event_id: str, base: str, organiser: bool
     cards: list[str] = []
     for t in () if current is None else current.tables:
         seats = seat_names(ev, t.sides)
-        people = "".join(f"<li>{html.escape(seats[s])} &amp; {html.escape(seats[s + 2])}</li>"
-                         for s in (0, 1))
+        people = (f"<li>{html.escape(seats[0])} &amp; {html.escape(seats[2])}</li>"
+                  f"<li>v {html.escape(seats[1])} &amp; {html.escape(seats[3])}</li>")
         address = game_url(base, t.game) if t.game else ""
         qr = qr_svg(address) if address else ""
         code = rights.code(t.game) if organiser and t.game else None

@@ -7,7 +7,7 @@
 
 const eventId = document.body.dataset.event;
 const $ = (id) => document.getElementById(id);
-const drawn = { tables: new Map(), standings: "", header: "" };
+const drawn = { tables: new Map(), standings: "", header: "", shape: "" };
 let clockEnds = null;
 let clockCalled = false;
 let serverOffset = 0; // server time minus this browser's time, in ms
@@ -86,7 +86,7 @@ function drawStandings(state, changed) {
     if (s.rank === 1 && state.rounds_played) tr.className = "first";
     if (s.withdrawn) tr.className = "gone";
     const diff = s.diff > 0 ? `+${s.diff}` : String(s.diff);
-    for (const [value, cls] of [[s.rank, "num"], [names(s.names), ""], [s.wins, "num"],
+    for (const [value, cls] of [[s.rank, "num"], [names(s.names), "who"], [s.wins, "num"],
                                 [s.losses, "num"], [diff, "num"], [s.for, "num"],
                                 [s.against, "num"]]) {
       tr.append(text("td", String(value), cls));
@@ -140,18 +140,28 @@ function tick() {
 }
 
 function fit() {
-  // A wide screen shows everything at once, so nobody has to scroll a TV:
-  // the text shrinks until the page fits (down to a floor).
+  // A wide screen shows everything at once, as large as it fits, so nobody has to
+  // scroll a TV and the hall reads it from the back: the largest text size at which
+  // the page fits the screen (between 9 and 44 px).
   const wide = window.innerWidth >= 1000;
   document.body.classList.toggle("fit", wide);
   const root = document.documentElement;
-  root.style.fontSize = "";
-  if (!wide) return;
-  let size = parseFloat(getComputedStyle(root).fontSize);
-  while (document.body.scrollHeight > window.innerHeight + 1 && size > 9) {
-    size -= 0.5;
-    root.style.fontSize = `${size}px`;
+  if (!wide) {
+    root.style.fontSize = "";
+    return;
   }
+  const fits = (size) => {
+    root.style.fontSize = `${size}px`;
+    return document.body.scrollHeight <= window.innerHeight + 1
+      && document.body.scrollWidth <= window.innerWidth + 1;
+  };
+  let low = 9;
+  let high = 44;
+  while (high - low > 0.5) {
+    const middle = (low + high) / 2;
+    if (fits(middle)) low = middle; else high = middle;
+  }
+  root.style.fontSize = `${low}px`;
 }
 
 function draw(state) {
@@ -160,7 +170,13 @@ function draw(state) {
   drawTables(state.tables, changed);
   drawStandings(state, changed);
   if (changed.length) {
-    fit();
+    // Only a change of shape can change what fits (a new score does not).
+    const shape = JSON.stringify([state.tables.length, state.standings.length,
+                                  state.byes.length, state.winners.length, Boolean(state.clock)]);
+    if (shape !== drawn.shape) {
+      drawn.shape = shape;
+      fit();
+    }
     window.boardRedraws.push({ at: performance.timeOrigin + performance.now(), changed });
     if (window.boardRedraws.length > 500) window.boardRedraws.splice(0, 100);
   }
