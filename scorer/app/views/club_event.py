@@ -31,6 +31,8 @@ from scorer.store.errors import StoreError
 CSV_COLUMNS = ("round", "table", "team_1", "team_2", "score_1", "score_2", "winner", "result")
 REDRAW_AFTER_S = 0.05
 """A table's save reaches this screen a moment after the table's own phones."""
+IDENTIFY_WAITS = 50
+"""Tenths of a second to wait for the browser's device token before drawing again."""
 FOLLOWING = "following "
 """Marks in `AppContext.open_panels` of the club topic this session listens to."""
 
@@ -143,6 +145,10 @@ class EventScreen:
             body.extend(self.organiser_part(view))
         elif self.ctx.actions.identified:
             body.append(self.code_entry())
+        else:  # the browser has not said which phone this is yet: draw again once it has
+            body.append(ft.Text("Checking this phone's rights…", size=14,
+                                color=ft.Colors.ON_SURFACE_VARIANT))
+            self.ctx.page.run_task(self.when_identified)
         if ev.current is not None:
             body.append(section(f"Round {ev.current.round}", *self.tables(view, organiser)))
         body.append(self.standings(view))
@@ -304,6 +310,14 @@ class EventScreen:
                        icon=ft.Icons.DOWNLOAD, primary=False, height=48)], spacing=8),
             note="Export results: one row a game (CSV). Export all: the results and every "
                  "game file.")
+
+    async def when_identified(self) -> None:
+        for _ in range(IDENTIFY_WAITS):
+            await asyncio.sleep(0.1)
+            if self.ctx.actions.identified:
+                break
+        if self.ctx.shown_route().split("?")[0].rstrip("/") == _route(self.event_id):
+            self.ctx.router_refresh()
 
     # -- following ----------------------------------------------------------------------------
 
