@@ -9,7 +9,10 @@ import asyncio
 import csv
 import io
 import json
+import time
+import weakref
 from datetime import UTC, datetime
+from typing import Any
 
 import flet as ft
 
@@ -20,7 +23,8 @@ from scorer.app.context import AppContext
 from scorer.app.event_access import club_topic, hear_club
 from scorer.app.theme import RADIUS
 from scorer.app.views.club import alone_view, club, link_button
-from scorer.app.views.common import app_bar, message_view, screen
+from scorer.app.views.common import app_bar, keyed, message_view, screen
+from scorer.app.views.kept import Kept
 from scorer.app.widgets import big_button, notice, section
 from scorer.events.model import FORMAT_LINES, RANKING_RULE, Format
 from scorer.events.night import TableRecord
@@ -29,8 +33,14 @@ from scorer.events.service import EventView
 from scorer.store.errors import StoreError
 
 CSV_COLUMNS = ("round", "table", "team_1", "team_2", "score_1", "score_2", "winner", "result")
-REDRAW_AFTER_S = 0.05
-"""A table's save reaches this screen a moment after the table's own phones."""
+REDRAW_AFTER_S = 1.0
+"""The night's screen follows the tables' saves at most once a second."""
+PENDING = "club redraw pending"
+"""In `AppContext.open_panels` while a redraw of the night's screen is due."""
+_refusals: weakref.WeakKeyDictionary[Any, tuple[str, str]] = weakref.WeakKeyDictionary()
+"""Each session's last refusal on a night's screen (the screen is drawn anew after it)."""
+TICKET_REDRAW_S = 600
+"""The table cards' link is drawn again this often (its ticket lasts 30 minutes)."""
 IDENTIFY_WAITS = 50
 """Tenths of a second to wait for the browser's device token before drawing again."""
 FOLLOWING = "following "
@@ -46,7 +56,19 @@ class EventScreen:
         self.ctx = ctx
         self.event_id = event_id
         self.club: ClubActions = club(ctx)
-        self.error = ""
+
+    @property
+    def error(self) -> str:
+        """The last refusal on this screen, shown until the next change goes through."""
+        found = _refusals.get(self.ctx.page.session)
+        return found[1] if found is not None and found[0] == self.event_id else ""
+
+    @error.setter
+    def error(self, text: str) -> None:
+        if text:
+            _refusals[self.ctx.page.session] = (self.event_id, text)
+        else:
+            _refusals.pop(self.ctx.page.session, None)
 
     # -- taps ---------------------------------------------------------------------------------
 
@@ -71,11 +93,8 @@ class EventScreen:
         self.ctx.toast("This phone organises the club night now.")
         self.ctx.router_refresh()
 
-    def result_dialog(self, view: EventView, table: TableRecord, found: TableResult) -> None:
-        ev = view.night
-        played = ev.current
-        assert played is not None
-        names = [" & ".join(ev.names_of(side)) for side in table.sides]
+    def result_dialog(self, round_number: int, table: TableRecord, found: TableResult,
+                      names: tuple[str, ...]) -> None:
         now = table.paper.points if table.paper else found.side_points or (0, 0)
         fields = [ft.TextField(label=f"{names[n]}", value=str(now[n]) if table.paper else "",
                                keyboard_type=ft.KeyboardType.NUMBER, max_length=7,
@@ -88,12 +107,12 @@ class EventScreen:
                 return
             self.ctx.page.pop_dialog()
             self.act("Result", lambda: self.club.enter_result(
-                self.event_id, played.round, table.table, (int(texts[0]), int(texts[1]))))
+                self.event_id, round_number, table.table, (int(texts[0]), int(texts[1]))))
 
         def clear(_e: object) -> None:
             self.ctx.page.pop_dialog()
             self.act("Result", lambda: self.club.enter_result(
-                self.event_id, played.round, table.table, None))
+                self.event_id, round_number, table.table, None))
 
         actions: list[ft.Control] = [
             ft.TextButton("Cancel", on_click=lambda _e: self.ctx.page.pop_dialog())]
@@ -129,35 +148,66 @@ class EventScreen:
     # -- drawing ------------------------------------------------------------------------------
 
     def view(self) -> ft.View:
+        """The screen, keyed: drawn again after a save, it reuses every part drawn from
+        the same values (`Kept`), so the phone is sent the table that changed, not the
+        whole night."""
         route = _route(self.event_id)
         try:
             view = self.club.view(self.event_id)
         except (ValueError, StoreError) as exc:
             return message_view(self.ctx, route, "Club night not found", str(exc))
         self.follow()
+        kept = Kept(self.ctx, route)
         ev = view.night
+        current = ev.current
         organiser = self.club.organises(self.event_id)
-        board = link_button("Standings board", f"/board/{self.event_id}", ft.Icons.TV)
-        body: list[ft.Control] = [self.header(view), ft.Row([board])]
+        clock = None if current is None or view.over else clock_line(
+            current.clock_ends, current.time_called, datetime.now(UTC))
+        winners = tuple(" & ".join(s.names) for s in view.standings if s.rank == 1)
+        head = (ev.format, len(ev.played), ev.rounds, view.over, clock, winners)
+        body: list[ft.Control] = [
+            kept.part("header", head, lambda: self.header(view, clock, winners)),
+            kept.part("board", self.event_id, lambda: ft.Row([link_button(
+                "Standings board", f"/board/{self.event_id}", ft.Icons.TV)]))]
         if self.error:
             body.append(notice(self.error, error=True))
         if organiser:
-            body.extend(self.organiser_part(view))
+            state = (self.club.code(self.event_id), view.over, len(ev.played), ev.rounds,
+                     view.open_tables, None if current is None else current.time_called)
+            body.append(kept.part("organiser", state, lambda: ft.Column(
+                self.organiser_part(view), spacing=12)))
         elif self.ctx.actions.identified:
-            body.append(self.code_entry())
+            body.append(kept.part("code", self.event_id, self.code_entry))
         else:  # the browser has not said which phone this is yet: draw again once it has
             body.append(ft.Text("Checking this phone's rights…", size=14,
                                 color=ft.Colors.ON_SURFACE_VARIANT))
             self.ctx.page.run_task(self.when_identified)
-        if ev.current is not None:
-            body.append(section(f"Round {ev.current.round}", *self.tables(view, organiser)))
-        body.append(self.standings(view))
+        if current is not None:
+            cards = []
+            for table in current.tables:
+                found = view.results[(current.round, table.table)]
+                names = tuple(" & ".join(ev.names_of(side)) for side in table.sides)
+                cards.append(kept.part(
+                    f"table{table.table}", (current.round, table, found, names, organiser),
+                    lambda t=table, f=found, n=names: self.table_card(
+                        current.round, t, f, n, organiser)))
+            if current.byes:
+                cards.append(ft.Text("Bye (a win with no points): " + ", ".join(
+                    " & ".join(ev.entrant(b).names) for b in current.byes), size=14))
+            body.append(section(f"Round {current.round}", *cards))
+        body.append(kept.part("standings", (view.standings, view.rounds_played),
+                              lambda: self.standings(view)))
         if organiser:
-            body.append(self.entrants(view))
-            body.append(self.tools())
-        return screen(route, app_bar(self.ctx, ev.name, back_to="/club"), body)
+            body.append(kept.part("entrants", (ev.entrants, view.over, ev.started, ev.format),
+                                  lambda: self.entrants(view)))
+            # The cards' link carries a ticket: drawn again every TICKET_REDRAW_S at least.
+            body.append(kept.part("tools", (self.event_id, time.time() // TICKET_REDRAW_S),
+                                  self.tools))
+        bar = kept.part("bar", ev.name, lambda: app_bar(self.ctx, ev.name, back_to="/club"))
+        return kept.done(keyed(screen(route, bar, body)))
 
-    def header(self, view: EventView) -> ft.Control:
+    def header(self, view: EventView, clock: str | None, winners: tuple[str, ...]
+               ) -> ft.Control:
         ev = view.night
         if view.over:
             where = f"all {ev.rounds} rounds played"
@@ -167,13 +217,9 @@ class EventScreen:
             where = f"round {ev.current.round} of {ev.rounds}"
         lines: list[ft.Control] = [ft.Text(f"{FORMAT_LINES[ev.format][0]} · {where}", size=16,
                                            weight=ft.FontWeight.W_600)]
-        current = ev.current
-        clock = None if current is None or view.over else clock_line(
-            current.clock_ends, current.time_called, datetime.now(UTC))
         if clock:
             lines.append(ft.Text(clock, size=15, color=ft.Colors.PRIMARY))
         if view.over:
-            winners = [" & ".join(s.names) for s in view.standings if s.rank == 1]
             lines.append(notice(f"Winner{'s' if len(winners) > 1 else ''}: "
                                 f"{', '.join(winners)}", icon=ft.Icons.EMOJI_EVENTS))
         return ft.Column(lines, spacing=6)
@@ -215,45 +261,38 @@ class EventScreen:
             note="Only the organiser changes this club night. The organiser's phone shows "
                  "the code.")
 
-    def tables(self, view: EventView, organiser: bool) -> list[ft.Control]:
-        ev = view.night
-        current = ev.current
-        assert current is not None
-        out: list[ft.Control] = []
-        for table in current.tables:
-            found = view.results[(current.round, table.table)]
-            points = found.outcome.points if found.outcome else found.side_points or (0, 0)
-            winner = found.outcome.winner if found.outcome else None
-            sides = [ft.Row([
-                ft.Text(" & ".join(ev.names_of(side)), size=16, expand=True,
-                        weight=ft.FontWeight.BOLD if winner == n else None),
-                ft.Text(str(points[n]), size=22, weight=ft.FontWeight.BOLD)])
-                for n, side in enumerate(table.sides)]
-            status = ("result entered by hand" if table.paper else
-                      "finished" if found.outcome else
-                      f"{found.score.hands if found.score else 0} hands so far")
-            buttons: list[ft.Control] = []
-            if table.game:
-                buttons.append(ft.TextButton(
-                    content=ft.Text("Open game", semantics_label=f"Open table {table.table}"),
-                    icon=ft.Icons.OPEN_IN_NEW, height=48,
-                    on_click=lambda _e, g=table.game: self.ctx.go(f"/game/{g}")))
-            if organiser:
-                buttons.append(ft.TextButton(
-                    content=ft.Text("Result", semantics_label=f"Result of table {table.table}"),
-                    icon=ft.Icons.EDIT_NOTE, height=48,
-                    on_click=lambda _e, t=table, f=found: self.result_dialog(view, t, f)))
-            out.append(ft.Container(content=ft.Column([
-                ft.Row([ft.Text(f"Table {table.table}", size=15, weight=ft.FontWeight.BOLD),
-                        ft.Text(status, size=13, color=ft.Colors.ON_SURFACE_VARIANT)],
-                       alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
-                *sides, ft.Row(buttons, spacing=0, wrap=True)], spacing=2),
-                padding=10, border_radius=ft.BorderRadius.all(RADIUS),
-                bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
-        if current.byes:
-            out.append(ft.Text("Bye (a win with no points): " + ", ".join(
-                " & ".join(ev.entrant(b).names) for b in current.byes), size=14))
-        return out
+    def table_card(self, round_number: int, table: TableRecord, found: TableResult,
+                   names: tuple[str, ...], organiser: bool) -> ft.Control:
+        """One table of the round: its two sides, their points, and the way to its game
+        (and, for the organiser, to its result). Its taps use only what it is drawn from."""
+        points = found.outcome.points if found.outcome else found.side_points or (0, 0)
+        winner = found.outcome.winner if found.outcome else None
+        sides = [ft.Row([
+            ft.Text(name, size=16, expand=True,
+                    weight=ft.FontWeight.BOLD if winner == n else None),
+            ft.Text(str(points[n]), size=22, weight=ft.FontWeight.BOLD)])
+            for n, name in enumerate(names)]
+        status = ("result entered by hand" if table.paper else
+                  "finished" if found.outcome else
+                  f"{found.score.hands if found.score else 0} hands so far")
+        buttons: list[ft.Control] = []
+        if table.game:
+            buttons.append(ft.TextButton(
+                content=ft.Text("Open game", semantics_label=f"Open table {table.table}"),
+                icon=ft.Icons.OPEN_IN_NEW, height=48,
+                on_click=lambda _e, g=table.game: self.ctx.go(f"/game/{g}")))
+        if organiser:
+            buttons.append(ft.TextButton(
+                content=ft.Text("Result", semantics_label=f"Result of table {table.table}"),
+                icon=ft.Icons.EDIT_NOTE, height=48,
+                on_click=lambda _e: self.result_dialog(round_number, table, found, names)))
+        return ft.Container(content=ft.Column([
+            ft.Row([ft.Text(f"Table {table.table}", size=15, weight=ft.FontWeight.BOLD),
+                    ft.Text(status, size=13, color=ft.Colors.ON_SURFACE_VARIANT)],
+                   alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
+            *sides, ft.Row(buttons, spacing=0, wrap=True)], spacing=2),
+            padding=10, border_radius=ft.BorderRadius.all(RADIUS),
+            bgcolor=ft.Colors.SURFACE_CONTAINER_LOW)
 
     def standings(self, view: EventView) -> ft.Control:
         rows = [ft.Row([
@@ -334,7 +373,15 @@ class EventScreen:
         route = _route(self.event_id)
 
         async def changed(_topic: str, _event_id: str) -> None:
-            await asyncio.sleep(REDRAW_AFTER_S)
+            # Saves from thirty tables come a second apart: the whole screen is drawn
+            # again at most once a REDRAW_AFTER_S, with all that happened meanwhile.
+            if PENDING in ctx.open_panels:
+                return
+            ctx.open_panels.add(PENDING)
+            try:
+                await asyncio.sleep(REDRAW_AFTER_S)
+            finally:
+                ctx.open_panels.discard(PENDING)
             if ctx.shown_route().split("?")[0].rstrip("/") == route:
                 ctx.router_refresh()
 
