@@ -149,3 +149,13 @@ def test_a_club_night_from_set_up_to_standings(
     assert not met & {frozenset((" & ".join(t["sides"][0]), " & ".join(t["sides"][1])))
                       for t in second["tables"]}
     screenshot(organiser, "club-organiser")
+
+    # The server is stopped and started again: the board comes back by itself, with
+    # round 2 as it was saved, and so does the organiser's phone.
+    server.stop()
+    expect(board.locator("#live")).to_have_text("reconnecting…", timeout=20_000)
+    start_server(data_dir=server.data_dir, port=server.port)
+    expect(board.locator("#live")).to_have_text("live", timeout=40_000)
+    expect(board.locator("#round")).to_contain_text("round 2 of 3")
+    expect(organiser.get_by_role("button", name="Start round 3")).to_be_visible(
+        timeout=40_000)

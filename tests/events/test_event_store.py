@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import tempfile
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -206,3 +207,23 @@ def test_every_games_points_in_the_standings_are_what_check_says(game: Any) -> N
         points = {s.names: (s.points_for, s.points_against) for s in view.standings}
         assert points[(p[0], p[2])] == (totals[0], totals[1])
         assert points[(p[1], p[3])] == (totals[1], totals[0])
+
+
+def test_the_clock_calls_time_by_itself(service: EventService) -> None:
+    event_id = new(service, clock_minutes=30)
+    start = datetime(2026, 11, 28, 19, 0, tzinfo=UTC)
+    first = service.start_round(event_id, now=start).night.played[0]
+    assert first.clock_ends == start + timedelta(minutes=30)
+    one = first.tables[0].game or ""
+    service.games.add_hand(one, WIN[0])
+    assert service.check_clocks(start + timedelta(minutes=29)) == []
+    assert service.check_clocks(start + timedelta(minutes=31)) == [event_id]
+    called = service.get(event_id).night.played[0]
+    assert called.time_called == start + timedelta(minutes=31)
+    assert dict(called.hands_at_call) == {1: 1, 2: 0}
+    # Table 1 is ahead after the hand in play (its second): it has won by the clock.
+    service.games.add_hand(one, {"caller": 1, "trump": "H", "points": {"team": 1, "tricks": 90}})
+    found = service.view(event_id).results[(1, 1)]
+    assert found.score is not None and found.score.ended_by == "clock"
+    assert found.outcome is not None and found.outcome.points == (234, 90)
+    assert service.check_clocks(start + timedelta(hours=2)) == []  # called once
