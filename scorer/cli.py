@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line; each subcommand lives in `scorer.commands`."""
-    from scorer.commands import build_web, check, serve, stats_cmds, store_cmds
+    from scorer.commands import build_web, check, event_cmds, serve, stats_cmds, store_cmds
 
     parser = argparse.ArgumentParser(
         prog="tarabish",
@@ -24,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     store_cmds.register(sub)
     stats_cmds.register(sub)
     build_web.register(sub)
+    event_cmds.register(sub)
     return parser
 
 

@@ -6,7 +6,8 @@ to that server, which checks them again and stores them, all or none. The
 request goes to the address the server wrote into the lock file and carries
 the secret key written there too. The lock file is readable by its owner only,
 so a guest on the Wi-Fi, who can reach the port but not the file, can import
-nothing (403). The body is bounded.
+nothing (403). The body is bounded. The club night commands (`tarabish event`)
+hand their changes over the same way (`post_to_server`, `read_payload`).
 """
 
 from __future__ import annotations
@@ -55,12 +56,27 @@ def hand_to_server(busy: FolderBusy,
                    docs: list[dict[str, Any]]) -> tuple[list[str], dict[str, str]]:
     """Give `docs` to the server named in `busy`; returns the new ids and their table
     codes (raises HandOffFailed)."""
+    answer = post_to_server(busy, IMPORT_PATH, {"games": docs}, "the games", "imported")
+    ids = answer.get("ids")
+    if not (isinstance(ids, list) and all(isinstance(i, str) and _ID_RE.match(i) for i in ids)):
+        raise HandOffFailed(f"{busy} It gave an answer this version does not understand.")
+    codes = answer.get("codes")
+    if not isinstance(codes, dict):
+        codes = {}
+    return ids, {str(k): str(v) for k, v in codes.items() if k in ids}
+
+
+def post_to_server(busy: FolderBusy, path: str, payload: dict[str, Any],
+                   what: str = "the change", done: str = "changed") -> dict[str, Any]:
+    """POST `payload` to `path` on the server named in `busy`, with the key from the
+    lock file; its answer (a JSON object). Raises HandOffFailed, with EXIT_NOT_SAVED
+    when the server refused the input or could not save it."""
     holder = busy.holder
     if holder is None or holder.key is None or holder.address is None:
-        raise HandOffFailed(f"{busy} Nothing was imported: try again once it has finished.")
-    body = json.dumps({"games": docs}, ensure_ascii=False).encode("utf-8")
+        raise HandOffFailed(f"{busy} Nothing was {done}: try again once it has finished.")
+    body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
     request = urllib.request.Request(
-        holder.address.rstrip("/") + IMPORT_PATH, data=body, method="POST",
+        holder.address.rstrip("/") + path, data=body, method="POST",
         headers={KEY_HEADER: holder.key, "Content-Type": "application/json"},
     )
     # No proxy: the server is on this machine, and the key must not travel further.
@@ -70,19 +86,15 @@ def hand_to_server(busy: FolderBusy,
             answer = json.loads(response.read(MAX_ANSWER_BYTES))
     except urllib.error.HTTPError as e:
         message = _error_text(e)
-        code = EXIT_NOT_SAVED if e.code in (400, 413, 507) else EXIT_FAILED
+        code = EXIT_NOT_SAVED if e.code in (400, 409, 413, 507) else EXIT_FAILED
         raise HandOffFailed(f"{message} (said {holder.describe()})", code) from None
     except (OSError, ValueError) as e:
         reason = getattr(e, "reason", None) or e
-        raise HandOffFailed(f"{busy} It did not take the games ({reason}); "
-                            "nothing was imported.") from None
-    ids = answer.get("ids") if isinstance(answer, dict) else None
-    if not (isinstance(ids, list) and all(isinstance(i, str) and _ID_RE.match(i) for i in ids)):
+        raise HandOffFailed(f"{busy} It did not take {what} ({reason}); "
+                            f"nothing was {done}.") from None
+    if not isinstance(answer, dict):
         raise HandOffFailed(f"{busy} It gave an answer this version does not understand.")
-    codes = answer.get("codes")
-    if not isinstance(codes, dict):
-        codes = {}
-    return ids, {str(k): str(v) for k, v in codes.items() if k in ids}
+    return answer
 
 
 def _error_text(e: urllib.error.HTTPError) -> str:
@@ -101,29 +113,18 @@ async def handle_import(request: Request, key: str | None,
     """POST IMPORT_PATH: {"games": [tarabish-game/1, ...]} -> {"ids": [...], "codes": {...}}.
 
     Every game stored gets its table code (`give_codes`), which no phone holds yet."""
-    given = request.headers.get(KEY_HEADER, "")
-    if key is None or not hmac.compare_digest(given.encode("utf-8"), key.encode("utf-8")):
-        return _error(403, "Not allowed.")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            return _error(413, "Too many games at once: nothing was imported.")
-        chunks.append(chunk)
-    try:
-        payload = json.loads(b"".join(chunks))
-    except (ValueError, RecursionError):
-        return _error(400, "That is not a list of games: nothing was imported.")
-    docs = payload.get("games") if isinstance(payload, dict) else None
+    payload = await read_payload(request, key, "Too many games at once: nothing was imported.")
+    if not isinstance(payload, dict):
+        return payload
+    docs = payload.get("games")
     if not (isinstance(docs, list) and docs and all(isinstance(d, dict) for d in docs)):
-        return _error(400, "That is not a list of games: nothing was imported.")
+        return error_answer(400, "That is not a list of games: nothing was imported.")
     try:
         made = await asyncio.to_thread(lambda: get_store().create_games(docs))
     except NotSaved as e:
-        return _error(507, str(e))
+        return error_answer(507, str(e))
     except (StoreError, RecursionError) as e:  # InvalidGame, mostly
-        return _error(400, f"{e} Nothing was imported.")
+        return error_answer(400, f"{e} Nothing was imported.")
     from starlette.responses import JSONResponse
 
     ids = [game.id for game in made]
@@ -134,7 +135,32 @@ async def handle_import(request: Request, key: str | None,
     return JSONResponse({"ids": ids, "codes": codes})
 
 
-def _error(status: int, message: str) -> JSONResponse:
+async def read_payload(request: Request, key: str | None,
+                       too_big: str) -> dict[str, Any] | JSONResponse:
+    """The request's JSON object, if it carries the key from the lock file; else the
+    answer to send (403 without the key, 413 over MAX_BODY_BYTES, 400 for no object)."""
+    given = request.headers.get(KEY_HEADER, "")
+    if key is None or not hmac.compare_digest(given.encode("utf-8"), key.encode("utf-8")):
+        return error_answer(403, "Not allowed.")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            return error_answer(413, too_big)
+        chunks.append(chunk)
+    try:
+        payload = json.loads(b"".join(chunks))
+    except (ValueError, RecursionError):
+        payload = None
+    if not isinstance(payload, dict):
+        return error_answer(400, "That is not what this version of Tarabish sends: nothing was "
+                           "changed.")
+    return payload
+
+
+def error_answer(status: int, message: str) -> JSONResponse:
+    """`{"error": message}` with `status`, for the command line to print."""
     from starlette.responses import JSONResponse
 
     return JSONResponse({"error": message}, status_code=status)

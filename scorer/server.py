@@ -36,6 +36,7 @@ import uvicorn
 from fastapi import FastAPI, Request, Response
 
 from scorer.app import CONFIG, FONTS
+from scorer.events.service import EventService
 from scorer.local_import import IMPORT_PATH, handle_import
 from scorer.paths import resolve_data_dir
 from scorer.rights import get_rights
@@ -43,6 +44,7 @@ from scorer.rights.service import HOST_CODE_DIGITS
 from scorer.store import folder_lock
 from scorer.store.errors import StoreError
 from scorer.store.folder_lock import FolderBusy, FolderLease
+from scorer.web.club import BoardHub, add_club_routes, start_clock_watch
 from scorer.web.compression import (
     QUIET_S,
     CompressedCache,
@@ -146,6 +148,8 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
 
         return await handle_import(request, CONFIG.import_key, get_store, codes_for)
 
+    add_club_night(app)
+
     icon_font = ASSETS_DIR / "fonts" / ICON_FONT_SUBSET
     if icon_font.is_file():
         icon_font_bytes = icon_font.read_bytes()
@@ -179,6 +183,30 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
 
 
 API_PAGES = frozenset({"/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"})
+
+
+def club_events() -> EventService:
+    """The process's club nights, beside its game store."""
+    from scorer.app.event_access import get_events
+    from scorer.app.store_access import get_store
+
+    return get_events(get_store())
+
+
+def game_saved(game_id: str) -> None:
+    """A phone saved a change to a game: wake the boards of its event, if it has one."""
+    club_events().game_changed(game_id)
+
+
+def add_club_night(app: FastAPI) -> BoardHub:
+    """Club night's own pages (the board, the table cards) and the door for `tarabish
+    event` commands; every saved game and event change wakes the boards."""
+    hub = BoardHub(club_events)
+    CONFIG.club_changed = hub.changed
+    CONFIG.game_saved = game_saved
+    add_club_routes(app, club_events, lambda: CONFIG.import_key, lambda: CONFIG.server_urls,
+                    hub)
+    return hub
 
 
 def codes_for(game_ids: list[str]) -> dict[str, str]:
@@ -450,6 +478,12 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool)
     for problem in store.problems:
         print(f"  {problem}", flush=True)
     print_host_code(lease.folder, [game.id for game in store.list_games()])
+    try:
+        club_events()  # now: organisers hold their events' games from the first phone on
+    except (StoreError, OSError) as exc:
+        print(f"  The club nights could not be read: {exc}", flush=True)
+    clock_stop = threading.Event()
+    start_clock_watch(club_events, clock_stop)
     if not lease.locked:
         print("  This folder cannot be written: games can be read, not saved.", flush=True)
     print("Press Ctrl-C to stop.", flush=True)
@@ -471,6 +505,7 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool)
         # the signal once it is done: that lands here.
         pass
     finally:
+        clock_stop.set()
         sock.close()
     print("Tarabish server stopped.", flush=True)
     return 0

@@ -7,6 +7,7 @@ Flet calls the page function with the page only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -67,6 +68,14 @@ class AppConfig:
 
     sessions: PageSessions = field(default_factory=NoSessions)
     """Where page sessions are reported (`scorer.server` sets the table server's)."""
+
+    game_saved: Callable[[str], None] = lambda _game_id: None
+    """Told of every change a phone saves to a game (by id), from any thread: the
+    table server passes it on to the club night boards."""
+
+    club_changed: Callable[[str], None] = lambda _event_id: None
+    """Told of every change to a club night or one of its games (by event id), from
+    any thread: the table server wakes the boards that show it."""
 
 
 CONFIG = AppConfig()

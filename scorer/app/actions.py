@@ -306,6 +306,7 @@ class TableActions:
         # redraw on a second thread could race the closing of a dialog).
         self.ctx.page.pubsub.send_others_on_topic(game_topic(game_id), game_id)
         self.ctx.game_changed(game_id)
+        CONFIG.game_saved(game_id)  # the club night board, if the game is a table's
 
     # -- sharing -----------------------------------------------------------------------------
 

@@ -79,6 +79,10 @@ ROUTES: list[tuple[str, Builder]] = [
      lambda ctx, p, _q: _view("record_hand", "record_hand_view")(ctx, p["gid"])),
     (rf"/game/{GAME}/hand/(?P<n>[0-9]{{1,4}})",
      lambda ctx, p, _q: _view("record_hand", "record_hand_view")(ctx, p["gid"], int(p["n"]))),
+    (r"/club", lambda ctx, _p, _q: _view("club", "club_view")(ctx)),
+    (r"/club/new", lambda ctx, _p, _q: _view("club_new", "club_new_view")(ctx)),
+    (r"/club/(?P<eid>[0-9a-f]{8})",
+     lambda ctx, p, _q: _view("club_event", "club_event_view")(ctx, p["eid"])),
 ]
 
 

@@ -6,19 +6,22 @@ from __future__ import annotations
 import argparse
 import functools
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 from rules.plain_text import shown
 from scorer.paths import resolve_data_dir
-from scorer.store import GameStore
+from scorer.store import GameStore, folder_lock
 from scorer.store.atomic_storage import atomic_write_bytes
+from scorer.store.folder_lock import FolderBusy
 from scorer.terminal_text import label, one_line
 
 EXIT_OK = 0
 EXIT_FAILED = 1  # nothing wrong with the input, but it could not be done
 EXIT_BAD_INPUT = 2  # a bad file or argument; nothing was changed
 EXIT_NOT_SAVED = 2  # the disk is full or read-only; nothing was changed
+BUSY_WAIT_S = 5.0  # how long a change waits for another command to finish
 
 
 def data_dir_option() -> argparse.ArgumentParser:
@@ -52,6 +55,31 @@ def open_store(args: argparse.Namespace, *, read_only: bool = True) -> GameStore
     for problem in store.problems:
         print(f"tarabish: {one_line(problem)}", file=sys.stderr)
     return store
+
+
+def open_for_writing(args: argparse.Namespace, what: str = "tarabish import") -> GameStore:
+    """The store with the folder's lock; waits a little for another `import` to finish,
+    never for a server (raises FolderBusy)."""
+    where = resolve_data_dir(getattr(args, "data_dir", None))
+    deadline = time.monotonic() + BUSY_WAIT_S
+    while True:
+        try:
+            # Taken first so that the lock file names this command; the store shares it.
+            lease = folder_lock.acquire(where, what)
+        except FolderBusy as busy:
+            server = busy.holder is not None and busy.holder.key is not None
+            if server or time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+            continue
+        except OSError as e:
+            print(f"tarabish: cannot use the data folder {where} ({e.strerror or e})",
+                  file=sys.stderr)
+            raise NoStore from e
+        try:
+            return open_store(args, read_only=False)
+        finally:
+            lease.release()
 
 
 def reports_no_store(run: Callable[[argparse.Namespace], int]) -> Callable[..., int]:

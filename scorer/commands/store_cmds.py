@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -25,26 +24,24 @@ from scorer.commands.common import (
     EXIT_FAILED,
     EXIT_NOT_SAVED,
     EXIT_OK,
-    NoStore,
     counted,
     data_dir_option,
     find_game,
+    open_for_writing,
     open_store,
     reports_no_store,
     write_file,
 )
+from scorer.commands.event_cmds import run_event_import
 from scorer.commands.game_input import load_game_doc
 from scorer.commands.stats_cmds import run_export_csv
 from scorer.local_import import HandOffFailed, hand_to_server
-from scorer.paths import resolve_data_dir
 from scorer.rights.codes import TableCodes
-from scorer.store import GameNotFound, GameStore, GameSummary, InvalidGame, folder_lock
+from scorer.store import GameNotFound, GameSummary, InvalidGame
 from scorer.store.errors import NotSaved
 from scorer.store.folder_lock import FolderBusy
 from scorer.store.validation import validate_doc
 from scorer.terminal_text import json_for_terminal, label, one_line
-
-BUSY_WAIT_S = 5.0  # how long an import waits for another import to finish
 
 
 def register(sub: Any) -> None:
@@ -54,6 +51,10 @@ def register(sub: Any) -> None:
         "import", parents=[common], help="store games from tarabish-game/1 files"
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="game files ('-' reads stdin)")
+    p.add_argument("--event", metavar="EVENT",
+                   help="a club night: store one finished paper game as a table's game")
+    p.add_argument("--table", metavar="T",
+                   help="with --event: the table of the current round that played it")
     p.set_defaults(run=run_import)
 
     p = sub.add_parser(
@@ -77,6 +78,8 @@ def register(sub: Any) -> None:
 @reports_no_store
 def run_import(args: argparse.Namespace) -> int:
     """Validate every file first; store them only if all are good."""
+    if getattr(args, "event", None) is not None:
+        return run_event_import(args)
     docs: list[dict[str, Any]] = []
     for name in args.files:
         doc, error = _load_game_file(name)
@@ -88,7 +91,7 @@ def run_import(args: argparse.Namespace) -> int:
         print("Nothing was imported.", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        store = _open_for_writing(args)
+        store = open_for_writing(args)
     except FolderBusy as busy:
         return _hand_off(busy, docs)
     with store:
@@ -135,31 +138,6 @@ def _print_imported(ids: list[str], codes: dict[str, str],
 def _teams_line(doc: dict[str, Any]) -> str:
     p = doc.get("players", ["?"] * 4)
     return f"{p[0]} & {p[2]} v {p[1]} & {p[3]}"
-
-
-def _open_for_writing(args: argparse.Namespace) -> GameStore:
-    """The store with the folder's lock; waits a little for another `import` to finish,
-    never for a server (raises FolderBusy)."""
-    where = resolve_data_dir(getattr(args, "data_dir", None))
-    deadline = time.monotonic() + BUSY_WAIT_S
-    while True:
-        try:
-            # Taken first so that the lock file names this command; the store shares it.
-            lease = folder_lock.acquire(where, "tarabish import")
-        except FolderBusy as busy:
-            server = busy.holder is not None and busy.holder.key is not None
-            if server or time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
-            continue
-        except OSError as e:
-            print(f"tarabish: cannot use the data folder {where} ({e.strerror or e})",
-                  file=sys.stderr)
-            raise NoStore from e
-        try:
-            return open_store(args, read_only=False)
-        finally:
-            lease.release()
 
 
 def _hand_off(busy: FolderBusy, docs: list[dict[str, Any]]) -> int:

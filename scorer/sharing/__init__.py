@@ -67,6 +67,15 @@ def qr_png(text: str, scale: int = 8) -> bytes:
     return buf.getvalue()
 
 
+def qr_svg(text: str) -> str:
+    """A QR code of `text` as an inline SVG element (sharp at any print size), black on
+    white with the standard quiet zone."""
+    import segno
+
+    return str(segno.make(text, error="m", micro=False).svg_inline(
+        scale=4, border=4, dark="#000000", light="#ffffff", omitsize=True))
+
+
 def qr_text(text: str) -> str:
     """A QR code of `text` for a terminal (half blocks, two rows per line)."""
     buf = io.StringIO()

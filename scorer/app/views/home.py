@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import flet as ft
 
+from scorer.app import CONFIG
 from scorer.app.context import AppContext
 from scorer.app.game_lines import score_line, status_line, when_line
 from scorer.app.theme import RADIUS
@@ -67,6 +68,10 @@ def home_view(ctx: AppContext) -> ft.View:
         ft.Text("Keeps the score and settles the arguments: every ruling comes with its reason.",
                 size=14, color=ft.Colors.ON_SURFACE_VARIANT),
     ])
+    if not CONFIG.alone:  # a hall's card night runs on the table server
+        body.insert(len(body) - 1, ft.Row([big_button(
+            "Club night", lambda _e: ctx.go("/club"), icon=ft.Icons.EMOJI_EVENTS,
+            primary=False)]))
     bar = app_bar(ctx, "Tarabish", actions=[
         ft.Row([suit_label(code, ctx.dark, size=22, word=False) for code in "SHDC"], spacing=6),
         colours_button(ctx),

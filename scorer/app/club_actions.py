@@ -1,0 +1,105 @@
+"""Every change a phone makes to a club night goes through here, after the server
+checks that this phone organises the event (it made it, entered its organiser
+code, or is the host). Values and errors only; the screens draw them.
+
+A table's game is changed like any game (`TableActions`): its table code opens it,
+and so does the event's organiser code (`TableRights.also_allow`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorer.app.actions import TableActions
+from scorer.app.event_access import get_events
+from scorer.events.model import EventSpec
+from scorer.events.organisers import NotOrganiser
+from scorer.events.service import EventService, EventView
+from scorer.events.store import StoredEvent
+from scorer.events.tickets import mint
+from scorer.rights.limiter import RateWindow
+from scorer.rights.service import TooManyGames
+
+EVENTS_PER_HOUR = 5
+"""Club nights one address may create an hour (a hall has one a night)."""
+_new_events = RateWindow(EVENTS_PER_HOUR, 3600.0)
+
+
+class ClubActions:
+    """Club night actions of one browser session."""
+
+    def __init__(self, actions: TableActions, address: str) -> None:
+        self.actions = actions
+        self.address = address
+
+    @property
+    def service(self) -> EventService:
+        return get_events(self.actions.ctx.store)
+
+    @property
+    def device(self) -> str | None:
+        return self.actions.device
+
+    def _known(self) -> str:
+        """This phone's device token; refused while the browser has not said it yet."""
+        device = self.actions.device
+        if device is None:
+            raise NotOrganiser("One moment: this phone is still being recognised. Tap again.")
+        return device
+
+    def organises(self, event_id: str) -> bool:
+        return self.device is not None and self.service.may_organise(event_id, self.device)
+
+    def _require(self, event_id: str) -> None:
+        if not self.organises(event_id):
+            raise NotOrganiser()
+
+    def view(self, event_id: str) -> EventView:
+        return self.service.view(event_id)
+
+    def code(self, event_id: str) -> str | None:
+        """The organiser code, for an organiser's phone only."""
+        return self.service.codes.code(event_id) if self.organises(event_id) else None
+
+    def create(self, spec: EventSpec) -> StoredEvent:
+        """A new event organised by this phone (a few an hour per address)."""
+        wait = _new_events.wait_left(self.address)
+        if wait > 0:
+            raise TooManyGames(wait)
+        stored, _code = self.service.create(spec, self._known())
+        _new_events.record(self.address)
+        return stored
+
+    def enter_code(self, event_id: str, code: str) -> None:
+        """Make this phone an organiser for a right code (WrongCode / TooManyTries)."""
+        self.service.get(event_id)  # an unknown event is said as such, not as a wrong code
+        self.service.codes.enter(event_id, self._known(), self.address, code)
+
+    def add_entrant(self, event_id: str, names: list[str]) -> None:
+        self._require(event_id)
+        self.service.add_entrant(event_id, names)
+
+    def withdraw(self, event_id: str, entrant: int) -> None:
+        self._require(event_id)
+        self.service.withdraw(event_id, entrant)
+
+    def start_round(self, event_id: str) -> None:
+        self._require(event_id)
+        self.service.start_round(event_id)
+
+    def call_time(self, event_id: str) -> None:
+        self._require(event_id)
+        self.service.call_time(event_id)
+
+    def enter_result(self, event_id: str, round_number: int, table: int,
+                     points: tuple[int, int] | None) -> None:
+        self._require(event_id)
+        self.service.enter_result(event_id, round_number, table, points, by="the organiser")
+
+    def cards_url(self, event_id: str) -> str:
+        """The table cards page with a ticket that shows the codes (organisers only)."""
+        self._require(event_id)
+        return f"/event/{event_id}/cards?ticket={mint(event_id)}"
+
+    def export(self, event_id: str) -> dict[str, Any]:
+        return self.service.export(event_id)

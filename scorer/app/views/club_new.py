@@ -1,0 +1,192 @@
+"""A new club night: its name, format, rounds, target, clock, house rules and entrants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+from pydantic import ValidationError
+
+from rules.house_rules import HouseRules
+from rules.messages import explain
+from rules.plain_text import without_unsafe
+from scorer.app import CONFIG
+from scorer.app.club_text import counted_entrants, parse_entrants
+from scorer.app.context import AppContext
+from scorer.app.house_rule_text import CHOICES, FORCED_TITLE, SWITCHES, forced_line
+from scorer.app.views.club import alone_view, club
+from scorer.app.views.common import app_bar, screen
+from scorer.app.widgets import big_button, notice, section, small_toggle
+from scorer.events.model import FORMAT_LINES, EventSpec, Format, suggested_rounds
+from scorer.store.errors import StoreError
+
+TARGETS = (300, 500, 1000)
+CLOCKS = (None, 30, 45, 60)
+FORCED_MARK = 400
+ENTRANTS_HINT = {True: "One team a line: Ann & Bob", False: "One player a line: Ann"}
+
+
+class NewEventForm:
+    """The form's state; a tap redraws the form, never its text fields (typing goes on)."""
+
+    def __init__(self, ctx: AppContext) -> None:
+        self.ctx = ctx
+        self.format = Format.SWISS
+        self.rounds: int | None = None
+        self.target = 500
+        self.clock: int | None = None
+        self.rules: dict[str, Any] = {}
+        self.error = ""
+        self.body = ft.Column(spacing=18)
+        self.name = ft.TextField(label="Name of the night", hint_text="Legion, Thursday",
+                                 max_length=60, text_size=16,
+                                 capitalization=ft.TextCapitalization.WORDS)
+        self.entrants = ft.TextField(label="Entrants", hint_text=ENTRANTS_HINT[True],
+                                     multiline=True, min_lines=6, max_lines=14, text_size=16,
+                                     capitalization=ft.TextCapitalization.WORDS,
+                                     on_change=lambda _e: self._recount())
+        self.count = ft.Text(counted_entrants([], True), size=14,
+                             color=ft.Colors.ON_SURFACE_VARIANT)
+        self.rounds_part = ft.Column(spacing=8)
+
+    # -- state --------------------------------------------------------------------------------
+
+    def typed(self) -> list[list[str]]:
+        return parse_entrants(self.entrants.value or "", self.format.teams)
+
+    def suggested(self) -> int:
+        return suggested_rounds(self.format, max(2, len(self.typed())))
+
+    def pick(self, **changes: Any) -> None:
+        for key, value in changes.items():
+            setattr(self, key, value)
+        if "format" in changes:
+            self.rounds = None
+            self.entrants.hint_text = ENTRANTS_HINT[self.format.teams]
+        self.render()
+
+    def step_rounds(self, by: int) -> None:
+        self.rounds = min(20, max(1, (self.rounds or self.suggested()) + by))
+        self.render()
+
+    def set_rule(self, key: str, value: Any) -> None:
+        if value == HouseRules.model_fields[key].default:
+            self.rules.pop(key, None)
+        else:
+            self.rules[key] = value
+        self.render()
+
+    def create(self) -> None:
+        entrants = self.typed()
+        teams = self.format.teams
+        try:
+            spec = EventSpec.model_validate({
+                "name": without_unsafe(self.name.value or "").strip(), "format": self.format,
+                "rounds": self.rounds, "target": self.target, "house_rules": dict(self.rules),
+                "clock_minutes": self.clock,
+                "teams": [tuple(e) for e in entrants] if teams else None,
+                "players": [e[0] for e in entrants] if not teams else None})
+            stored = club(self.ctx).create(spec)
+        except ValidationError as exc:
+            self.error = explain(exc)
+        except (ValueError, StoreError) as exc:
+            self.error = str(exc)
+        else:
+            self.ctx.go(f"/club/{stored.id}")
+            return
+        self.render()
+
+    # -- drawing ------------------------------------------------------------------------------
+
+    def _recount(self) -> None:
+        self.count.value = counted_entrants(self.typed(), self.format.teams)
+        self.rounds_part.controls = self._rounds()
+        if self.body.page is not None:
+            self.count.update()
+            self.rounds_part.update()
+
+    def render(self) -> None:
+        self.body.controls = self.controls()
+        if self.body.page is not None:
+            self.body.update()
+
+    def controls(self) -> list[ft.Control]:
+        formats = [ft.Column([
+            ft.Row([small_toggle(FORMAT_LINES[f][0], self.format is f,
+                                 lambda _e, f=f: self.pick(format=f))]),
+            ft.Text(FORMAT_LINES[f][1], size=13, color=ft.Colors.ON_SURFACE_VARIANT),
+        ], spacing=4) for f in Format]
+        self.rounds_part.controls = self._rounds()
+        out: list[ft.Control] = [
+            self.name,
+            section("Format", *formats),
+            section("Entrants", self.entrants, self.count,
+                    note="Teams, or single players for a progressive night. More can be "
+                         "added or withdrawn until round 1 starts."),
+            self.rounds_part,
+            section("Play to", ft.Row([small_toggle(str(t), self.target == t,
+                                                    lambda _e, t=t: self.pick(target=t))
+                                       for t in TARGETS], spacing=6)),
+            section("Clock", ft.Row([small_toggle("Off" if m is None else f"{m} min",
+                                                  self.clock == m,
+                                                  lambda _e, m=m: self.pick(clock=m))
+                                     for m in CLOCKS], spacing=6),
+                    note="When time is called each table finishes the hand in play; the team "
+                         "ahead wins, level plays on a hand at a time."),
+            section("House rules (every table)", *self._rules(),
+                    note="The same as in a new game; standard unless changed."),
+        ]
+        if self.error:
+            out.append(notice(self.error, error=True))
+        return out
+
+    def _rounds(self) -> list[ft.Control]:
+        now = self.rounds or self.suggested()
+        note = ("Suggested for this many entrants." if self.rounds is None
+                else f"Suggested: {self.suggested()}.")
+        if self.format is Format.ROUND_ROBIN:
+            note = "Everyone meets everyone: " + note[0].lower() + note[1:]
+        return [section("Rounds", ft.Row([
+            small_toggle("−", False, lambda _e: self.step_rounds(-1), expand=False, width=64,
+                         spoken="One round fewer"),
+            ft.Text(str(now), size=24, weight=ft.FontWeight.BOLD, width=56,
+                    text_align=ft.TextAlign.CENTER),
+            small_toggle("+", False, lambda _e: self.step_rounds(1), expand=False, width=64,
+                         spoken="One round more"),
+        ], spacing=8), note=note)]
+
+    def _rules(self) -> list[ft.Control]:
+        rows: list[ft.Control] = []
+        for key, title, line in (*SWITCHES, ("forced_at", FORCED_TITLE, forced_line(FORCED_MARK))):
+            on = self.rules.get(key) not in (None, False)
+            value: Any = FORCED_MARK if key == "forced_at" else True
+            rows.append(ft.Row([
+                ft.Column([ft.Text(title, size=15, weight=ft.FontWeight.W_600),
+                           ft.Text(line, size=13, color=ft.Colors.ON_SURFACE_VARIANT)],
+                          spacing=2, expand=True),
+                ft.Switch(value=on, tooltip=title, on_change=lambda e, k=key, v=value:
+                          self.set_rule(k, v if e.control.value else None if k == "forced_at"
+                                        else False)),
+            ]))
+        for key, title, options, line in CHOICES:
+            now = self.rules.get(key, HouseRules.model_fields[key].default)
+            rows.append(ft.Column([
+                ft.Text(title, size=15, weight=ft.FontWeight.W_600),
+                ft.Text(line, size=13, color=ft.Colors.ON_SURFACE_VARIANT),
+                ft.Row([small_toggle(label, now == value,
+                                     lambda _e, k=key, v=value: self.set_rule(k, v))
+                        for value, label in options], spacing=6),
+            ], spacing=4))
+        return rows
+
+
+def club_new_view(ctx: AppContext) -> ft.View:
+    route = "/club/new"
+    if CONFIG.alone:
+        return alone_view(ctx, route)
+    form = NewEventForm(ctx)
+    form.body.controls = form.controls()
+    start = ft.Row([big_button("Create club night", lambda _e: form.create(),
+                               icon=ft.Icons.PLAY_ARROW)])
+    return screen(route, app_bar(ctx, "New club night", back_to="/club"), [form.body],
+                  bottom=start)
