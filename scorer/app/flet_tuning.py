@@ -59,3 +59,37 @@ def forget_sent_changes() -> None:
     compared._forgets = True  # type: ignore[attr-defined]
     DiffBuilder._compare_dataclasses = compared  # type: ignore[method-assign]
     DiffBuilder._configure_dataclass = configured  # type: ignore[method-assign]
+
+
+def keep_retained_controls() -> None:
+    """A keyed screen drawn again reuses its unchanged parts (`views.kept`): Flet
+    skips such a control (`frozen and src is dst`), yet Flet 1.0.5 also lists it,
+    and everything under it, among the controls removed with the old parent it
+    was reconciled away from (the old parent's children, read from its snapshot).
+    The session then drops them from its index (a tap on an older row of a
+    watching phone's sheet found no control) and walks the whole old screen on
+    every redraw. A control kept in the new screen is not removed, nor anything
+    under it."""
+    compare = DiffBuilder._compare_dataclasses
+    removed = DiffBuilder._removed_controls
+    if getattr(removed, "_keeps", False):
+        return
+
+    def compared(self: DiffBuilder, parent: Any, path: list[Any], src: Any, dst: Any,
+                 frozen: bool) -> None:
+        if frozen and src is dst:
+            kept = self.__dict__.get("_kept_ids")
+            if kept is None:
+                kept = self.__dict__["_kept_ids"] = set()
+            kept.add(id(dst))
+        compare(self, parent, path, src, dst, frozen)
+
+    def removed_controls(self: DiffBuilder, item: Any, recurse: bool) -> Iterator[Any]:
+        kept = self.__dict__.get("_kept_ids")
+        if kept is not None and id(item) in kept:
+            return
+        yield from removed(self, item, recurse)
+
+    removed_controls._keeps = True  # type: ignore[attr-defined]
+    DiffBuilder._compare_dataclasses = compared  # type: ignore[method-assign]
+    DiffBuilder._removed_controls = removed_controls  # type: ignore[method-assign]

@@ -25,6 +25,9 @@ REDRAWN_VIEW_FIELDS = ("controls", "appbar", "bottom_appbar", "floating_action_b
                        "navigation_bar", "drawer", "end_drawer", "padding", "bgcolor",
                        "decoration", "scroll", "spacing", "vertical_alignment",
                        "horizontal_alignment")
+VALUE_VIEW_FIELDS = frozenset(REDRAWN_VIEW_FIELDS[7:])
+"""Fields holding plain values, not controls: set again only when they changed (an
+equal new Padding is still a change to Flet, sent to the phone with every redraw)."""
 WATCHERS_AFTER_S = 0.03
 """How long after a change the phones watching the game redraw it."""
 Builder = Callable[[AppContext, dict[str, str], dict[str, str]], ft.View]
@@ -178,7 +181,9 @@ class Router:
             # View would orphan an open dialog (Share, table code) on the phone, and
             # costs it twice the work (docs/FLET_NOTES.md, section 7).
             for name in REDRAWN_VIEW_FIELDS:
-                setattr(shown, name, getattr(view, name))
+                value = getattr(view, name)
+                if name not in VALUE_VIEW_FIELDS or getattr(shown, name) != value:
+                    setattr(shown, name, value)
             if self._page_sent:
                 # Compared from the screen down: page.update() would also walk the
                 # page's themes, media and services on every redraw of every phone.

@@ -8,7 +8,11 @@ import flet as ft
 
 from scorer.app import CONFIG, FONTS
 from scorer.app.context import AppContext
-from scorer.app.flet_tuning import forget_sent_changes, short_message_repr
+from scorer.app.flet_tuning import (
+    forget_sent_changes,
+    keep_retained_controls,
+    short_message_repr,
+)
 from scorer.app.router import Router
 from scorer.app.store_access import get_store
 from scorer.app.theme import apply_theme
@@ -16,6 +20,7 @@ from scorer.app.theme import apply_theme
 logger = logging.getLogger(__name__)
 short_message_repr()
 forget_sent_changes()
+keep_retained_controls()
 
 
 def main(page: ft.Page) -> None:

@@ -1,9 +1,23 @@
-"""Flet tuning (issue 11): the short repr of messages."""
+"""Flet tuning (issue 11): the short repr of messages; (issue 26) the parts a screen
+drawn again keeps stay reachable by taps."""
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import flet as ft
-from flet.messaging.protocol import Message, MessageAction, PatchControlBody
+import msgpack
+from flet.controls.base_control import BaseControl
+from flet.controls.context import _context_page
+from flet.messaging.connection import Connection
+from flet.messaging.protocol import (
+    Message,
+    MessageAction,
+    PatchControlBody,
+    configure_encode_object_for_msgpack,
+)
+from flet.messaging.session import Session
+from flet.pubsub.pubsub_hub import PubSubHub
 
 import scorer.app.table_app  # noqa: F401  (the table app applies it on import)
 
@@ -13,3 +27,48 @@ def test_a_message_with_a_whole_screen_prints_as_one_short_line() -> None:
     message = Message(MessageAction.PATCH_CONTROL, PatchControlBody(1, [screen]))
     assert f"send_message: {message}" == "send_message: Message(PATCH_CONTROL)"
 
+
+
+class _Packing(Connection):
+    """A connection that packs what it sends, as flet_web does (packing gives Flet's
+    controls the snapshots its later updates are compared against)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pubsubhub = PubSubHub()
+        self._encode = configure_encode_object_for_msgpack(BaseControl)
+
+    def pack(self, body: Any) -> bytes:
+        return bytes(msgpack.packb(body, default=self._encode))
+
+    def send_message(self, message: Message) -> None:
+        self.pack([message.action, message.body])
+
+
+def test_a_part_kept_in_a_screen_drawn_again_still_answers_taps() -> None:
+    """A keyed screen drawn again on show reuses its unchanged parts (`views.kept`).
+    Flet 1.0.5 dropped them from the session's index as if removed with the old
+    parent they were reconciled from: a tap on an older row of a watching phone's
+    sheet, after a save on another phone, found no control."""
+    conn = _Packing()
+    session = Session(conn)
+    page = session.page
+    _context_page.set(page)
+    conn.pack(session.get_page_patch())
+    row = ft.Container(content=ft.Text("1. Ann dealt"), key="hand1", on_click=lambda _e: None)
+
+    def screen(*rows: ft.Control) -> ft.View:
+        body = ft.Column(list(rows), key="part0")
+        return ft.View(route="/game/0123abcd", controls=[ft.SafeArea(content=body, key="s")])
+
+    page.views.clear()
+    page.views.append(screen(row))
+    page.update()
+    assert page.get_control(row._i) is row
+    shown = page.views[-1]
+    for n in (2, 3):  # two saves on another phone: the sheet drawn again each time
+        shown.controls = screen(ft.Container(content=ft.Text(f"{n}. Bob dealt"), key=f"hand{n}"),
+                                row).controls
+        shown.update()
+        assert page.get_control(row._i) is row
+        assert page.get_control(cast(ft.Control, row.content)._i) is row.content

@@ -11,19 +11,13 @@ from rules.history import HandEntry
 from rules.replay import HandResult
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
+from scorer.app.sheet_rows import EDITED, RowValues, sheet_values
 from scorer.app.theme import BAIT, RADIUS
 from scorer.app.views.common import app_bar, keyed, message_view, screen
 from scorer.app.views.kept import Kept
 from scorer.app.views.race_chart import race_panel
 from scorer.app.views.share import share_button, share_icon
-from scorer.app.views.sheet_trail import (
-    EDITED,
-    hand_trail,
-    history_lines,
-    notices_card,
-    undone_panel,
-    was_edited,
-)
+from scorer.app.views.sheet_trail import history_lines, notices_card, undone_panel
 from scorer.app.views.summary_card import summary_card
 from scorer.app.views.table_code import watcher_banner
 from scorer.app.widgets import big_button, notice
@@ -65,38 +59,32 @@ def score_cell(score: str, total: str) -> ft.Control:
     ], width=48, text_align=ft.TextAlign.RIGHT)
 
 
-def hand_row(ctx: AppContext, model: GameModel, result: HandResult, editable: bool,
-             trail: tuple[HandEntry, ...] = ()) -> ft.Control:
-    """One hand on the sheet; a tap shows its ruling and its story (`trail`). Kept to a
-    few controls: a sheet of twenty hands is built whole on every phone after each Save."""
-    ruling = result.ruling
-    title = ft.Text(f"{result.number}. {model.describe(result)}", size=15,
-                    weight=ft.FontWeight.W_600)
+def hand_row(ctx: AppContext, model: GameModel, row: RowValues, editable: bool) -> ft.Control:
+    """One hand on the sheet; a tap shows its ruling and its story. Kept to a few
+    controls: a sheet of twenty hands is built whole on every phone after each Save."""
+    title = ft.Text(row.title, size=15, weight=ft.FontWeight.W_600)
     left: ft.Control = title
-    if ruling is None:
-        left = ft.Column([title, ft.Text(f"Not valid any more: {result.error}", size=13,
-                                         color=ft.Colors.ERROR)], spacing=4, expand=True)
-        scores = ("–", "–")
-    else:
-        named = ruling.named_tags(model.game.names)
-        tags = (*named, EDITED) if was_edited(trail) else named
-        if tags:
-            left = ft.Column([title, ft.Row([tag_chip(t) for t in tags], spacing=4, wrap=True)],
-                             spacing=4, expand=True)
-        scores = (str(ruling.scores[0]), str(ruling.scores[1]))
+    if row.error is not None:
+        left = ft.Column([title, ft.Text(row.error, size=13, color=ft.Colors.ERROR)],
+                         spacing=4, expand=True)
+    elif row.tags:
+        left = ft.Column([title, ft.Row([tag_chip(t) for t in row.tags], spacing=4, wrap=True)],
+                         spacing=4, expand=True)
     left.expand = True
+    result, trail = row.result, row.trail
     return ft.Container(
-        content=ft.Row([left, score_cell(scores[0], str(result.totals[0])),
-                        score_cell(scores[1], str(result.totals[1]))],
+        content=ft.Row([left, score_cell(row.scores[0], row.totals[0]),
+                        score_cell(row.scores[1], row.totals[1])],
                        spacing=4, vertical_alignment=ft.CrossAxisAlignment.START),
         # Plain numbers: a sheet sends these with every row (corners and sides as
         # objects were a sixth of a row's bytes).
         padding=9,
         border_radius=10,
-        bgcolor=ft.Colors.ERROR_CONTAINER if ruling is None else ft.Colors.SURFACE_CONTAINER_LOW,
+        bgcolor=ft.Colors.ERROR_CONTAINER if row.error is not None
+        else ft.Colors.SURFACE_CONTAINER_LOW,
         on_click=lambda _e: show_hand(ctx, model, result, editable, trail),
         ink=True,
-        key=f"hand{result.number}",  # a redrawn sheet sends the new hand, not every row
+        key=f"hand{row.number}",  # a redrawn sheet sends the new hand, not every row
     )
 
 
@@ -156,20 +144,6 @@ def show_hand(ctx: AppContext, model: GameModel, result: HandResult, editable: b
     ))
 
 
-def header_cards(model: GameModel) -> tuple[tuple[str, int, str, bool], ...]:
-    """What the two totals at the top show: name, total, the line under it, highlight."""
-    teams = model.game.team_names
-    replay = model.replay
-    cards = []
-    for team in (0, 1):
-        if replay.winner is not None:
-            line = "WINNER" if replay.winner == team else ""
-        else:
-            line = f"{replay.to_go(team)} to go"
-        cards.append((teams[team], replay.totals[team], line, replay.winner == team))
-    return tuple(cards)
-
-
 def sheet_header(cards: tuple[tuple[str, int, str, bool], ...]) -> ft.Control:
     return ft.Row([total_card(*card) for card in cards], spacing=10)
 
@@ -215,8 +189,11 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
         return over or message_view(ctx, route, "Game not found", str(exc))
     replay = model.replay
     ctx.take_news(model)
+    # Worked out once per revision for every phone that shows it (`sheet_rows`);
+    # each phone builds only the controls that changed from them (`Kept`).
+    shown = sheet_values(model)
     kept = Kept(ctx, route)
-    cards = header_cards(model)
+    cards = shown.cards
     body: list[ft.Control] = [kept.part("header", cards, lambda: sheet_header(cards))]
     news = tuple(ctx.notices.get(game_id, ()))
     if news:
@@ -224,34 +201,30 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
     if replay.winner is not None:
         body.append(summary_card(model))
     else:
-        forced = model.forced_line()
+        forced = shown.forced
         if forced:
             body.append(kept.part("forced", forced, lambda: notice(
                 forced, error=True, icon=ft.Icons.PRIORITY_HIGH)))
-        reason = replay.winner_reason
+        reason = shown.reason
         if reason is not None:
-            body.append(kept.part("reason", reason.text, lambda: notice(reason.text)))
-        line = model.next_hand_line()
+            body.append(kept.part("reason", reason, lambda: notice(reason)))
+        line = shown.next_line
         body.append(kept.part("next", line, lambda: ft.Text(
             line, size=16, weight=ft.FontWeight.W_600)))
     if replay.hands:
         body.append(race_panel(ctx, model, kept))
-    bad = replay.invalid_hands
-    if bad:
-        numbers = ", ".join(str(r.number) for r in bad)
-        text = f"Hand {numbers} cannot stand after an edit: tap it to fix it."
-        body.append(kept.part("bad", text, lambda: notice(text, error=True)))
+    bad = shown.bad
+    if bad is not None:
+        body.append(kept.part("bad", bad, lambda: notice(bad, error=True)))
     editable = ctx.actions.can_edit(game_id)
-    teams = model.game.team_names
-    if replay.hands:
+    teams = shown.teams
+    if shown.rows:
         body.append(kept.part("columns", teams, lambda: column_heads(teams)))
-        for result in reversed(replay.hands):
-            # The row's tap shows this hand's ruling and story: all it needs is drawn from.
-            trail = hand_trail(model, result.number)
-            body.append(kept.part(
-                f"hand{result.number}", (result, model.describe(result), editable, trail),
-                lambda result=result, trail=trail: hand_row(ctx, model, result, editable,
-                                                            trail)))
+        for row in shown.rows:
+            # The row's tap shows this hand's ruling and story: all it needs is drawn
+            # from. A row unchanged since the last revision is the very same values.
+            body.append(kept.part(f"hand{row.number}", (row, editable),
+                                  lambda row=row: hand_row(ctx, model, row, editable)))
     else:
         first = ("No hands yet. Tap Record hand when the first hand is counted." if editable
                  else "No hands yet: they appear here as the table records them.")

@@ -6,19 +6,12 @@ from __future__ import annotations
 import flet as ft
 
 from rules.hand_diff import differences
-from rules.history import Added, HandEntry, Redone, Undone, redoable, trail_of_hand, undone_hands
+from rules.history import Added, HandEntry, Redone, Undone, redoable, undone_hands
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import RADIUS
 from scorer.store.errors import StoreError
 from scorer.trail_text import hand_line, local_time
-
-EDITED = "EDITED"
-"""The tag on a hand changed after it was recorded."""
-
-
-def was_edited(trail: tuple[HandEntry, ...]) -> bool:
-    return any(not isinstance(entry, Added | Redone | Undone) for entry in trail)
 
 
 def history_lines(model: GameModel, trail: tuple[HandEntry, ...]) -> list[str]:
@@ -39,10 +32,6 @@ def history_lines(model: GameModel, trail: tuple[HandEntry, ...]) -> list[str]:
             changed = "; ".join(d.text for d in differences(entry.before, entry.after, names))
             lines.append(f"Edited {where}{when}: {changed or 'saved unchanged'}.")
     return lines
-
-
-def hand_trail(model: GameModel, number: int) -> tuple[HandEntry, ...]:
-    return trail_of_hand(model.trail, number)
 
 
 def notices_card(ctx: AppContext, game_id: str, texts: tuple[str, ...]) -> ft.Control:
