@@ -262,6 +262,10 @@ class CompressedCache:
         """A request came: the best-level pass waits until they stop (`quiet_s`)."""
         self._last_request = time.monotonic()
 
+    def idle_s(self) -> float:
+        """Seconds since the last request (`note_request`)."""
+        return time.monotonic() - self._last_request
+
     def pending(self) -> int:
         """Best-level compressions queued or running."""
         with self._lock:
@@ -371,7 +375,7 @@ class CompressedCache:
             return key
 
     def _wait_for_quiet(self) -> None:
-        while (idle := time.monotonic() - self._last_request) < self.quiet_s:
+        while (idle := self.idle_s()) < self.quiet_s:
             time.sleep(min(0.25, self.quiet_s - idle))
 
     def _upgrade_loop(self) -> None:
