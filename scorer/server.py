@@ -83,8 +83,8 @@ ICON_FONT_SUBSET = "MaterialIcons-subset.otf"
 #: phone at the table fetches for its first screen (the wasm build; on a
 #: plain-HTTP LAN address Chrome has no ImageDecoder, secure contexts only, and
 #: loads skwasm_heavy instead of skwasm). The big two in the order the page asks
-#: for them (skwasm_heavy.wasm ~0.15 s before main.dart.wasm: gzip 6 takes ~0.2 s
-#: for each, so each is ready about when it is asked for), then the small ones.
+#: for them (skwasm_heavy.wasm ~0.15 s before main.dart.wasm; the fast gzip takes
+#: ~0.1 s for each, so each is ready about when it is asked for), then the small ones.
 WARM_FIRST = (
     "/canvaskit/skwasm_heavy.wasm", "/main.dart.wasm",
     "/", "/python.js", "/flutter_bootstrap.js", "/canvaskit/skwasm_heavy.js",
