@@ -81,19 +81,29 @@ ICON_FONT_SUBSET = "MaterialIcons-subset.otf"
 #: Page files a phone fetches on its first visit, compressed (or read from the
 #: disk cache) as soon as the server starts, in gzip only: browsers ask for
 #: brotli only over HTTPS or localhost, and the table's Wi-Fi is plain HTTP (the
-#: laptop's own browser gets brotli copies when it asks). Wasm build (Chrome) first:
-#: on a plain-HTTP LAN address Chrome has no ImageDecoder (secure contexts
-#: only) and loads skwasm_heavy instead of skwasm. Then the JavaScript build
-#: that Safari and Firefox load.
-WARM_PATHS = (
-    "/main.dart.wasm", "/canvaskit/skwasm_heavy.wasm", "/canvaskit/skwasm.wasm",
-    ICON_FONT_URL, "/canvaskit/skwasm_heavy.js",
-    *(f"/{path}" for path in FONTS.values()),
-    "/main.dart.mjs", "/canvaskit/skwasm.js", "/flutter_bootstrap.js", "/flutter.js",
-    "/assets/AssetManifest.bin.json", "/", "/python.js",
+#: laptop's own browser gets brotli copies when it asks). First what Chrome on a
+#: phone at the table fetches for its first screen (the wasm build; on a
+#: plain-HTTP LAN address Chrome has no ImageDecoder, secure contexts only, and
+#: loads skwasm_heavy instead of skwasm). The big two in the order the page asks
+#: for them (skwasm_heavy.wasm ~0.15 s before main.dart.wasm; the fast gzip takes
+#: ~0.1 s for each, so each is ready about when it is asked for), then the small ones.
+WARM_FIRST = (
+    "/canvaskit/skwasm_heavy.wasm", "/main.dart.wasm",
+    "/", "/python.js", "/flutter_bootstrap.js", "/canvaskit/skwasm_heavy.js",
+    "/main.dart.mjs", ICON_FONT_URL, *(f"/{path}" for path in FONTS.values()),
+)
+#: Then, once the server has been quiet for QUIET_S (the first phones have
+#: loaded), the rest: skwasm for secure contexts, and the JavaScript build that
+#: Safari and Firefox load (a first start compresses these ~0.7 s of CPU later
+#: instead of while the first phone loads; a phone asking sooner gets them
+#: compressed on demand, as any file).
+WARM_LATER = (
+    "/canvaskit/skwasm.wasm", "/canvaskit/skwasm.js", "/flutter.js",
+    "/assets/AssetManifest.bin.json",
     "/main.dart.js", "/canvaskit/canvaskit.wasm", "/canvaskit/canvaskit.js",
     "/assets/packages/wakelock_plus/assets/no_sleep.js",
 )
+WARM_PATHS = WARM_FIRST + WARM_LATER
 
 
 def build_app(data_dir: str | os.PathLike[str] | None = None,
@@ -248,12 +258,20 @@ def wait_until_started(server: uvicorn.Server, timeout_s: float = 30.0) -> bool:
 
 
 def warm_compression(server: uvicorn.Server, base_url: str, cache: CompressedCache,
-                     paths: tuple[str, ...] = WARM_PATHS) -> threading.Thread:
+                     paths: tuple[str, ...] = WARM_FIRST,
+                     later: tuple[str, ...] = ()) -> threading.Thread:
     """Once the server answers, fetch the page files the way phones will, so each
-    is compressed (or read from the disk cache) before the first phone asks. If
-    best levels are left to make (a first start of this version), says so in one
-    line: they follow in the background. Runs in a daemon thread; failures only
-    cost speed."""
+    is compressed (or read from the disk cache) before the first phone asks; then
+    `later`, once the server has had no request for the cache's `quiet_s`. If best
+    levels are left to make (a first start of this version), says so in one line:
+    they follow in the background. Runs in a daemon thread; failures only cost
+    speed."""
+
+    def fetch(path: str) -> None:
+        req = urllib.request.Request(base_url.rstrip("/") + path,
+                                     headers={"Accept-Encoding": "gzip"})
+        with contextlib.suppress(OSError), urllib.request.urlopen(req, timeout=60) as r:
+            r.read()
 
     def run() -> None:
         if not wait_until_started(server):
@@ -261,15 +279,19 @@ def warm_compression(server: uvicorn.Server, base_url: str, cache: CompressedCac
         for path in paths:
             if server.should_exit:
                 return
-            req = urllib.request.Request(base_url.rstrip("/") + path,
-                                         headers={"Accept-Encoding": "gzip"})
-            with contextlib.suppress(OSError), urllib.request.urlopen(req, timeout=60) as r:
-                r.read()
+            fetch(path)
         if cache.pending() and not server.should_exit:
             where = (f"; later starts reuse them from {cache.disk.folder}"
                      if cache.disk is not None else "")
             print("First start of this version: compressing the page files for phones "
                   f"in the background for about a minute, at low priority{where}.", flush=True)
+        # Our own requests count as requests too: wait once, then fetch them all.
+        while later and not server.should_exit and (idle := cache.idle_s()) < cache.quiet_s:
+            time.sleep(min(1.0, cache.quiet_s - idle))
+        for path in later:
+            if server.should_exit:
+                return
+            fetch(path)
 
     thread = threading.Thread(target=run, name="warm-compression", daemon=True)
     thread.start()
@@ -496,7 +518,7 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool)
     local_url = f"http://{local_host}:{port}/"
     CONFIG.import_key = secrets.token_urlsafe(32)
     lease.describe(address=local_url, key=CONFIG.import_key)
-    warm_compression(server, local_url, compressed)
+    warm_compression(server, local_url, compressed, WARM_FIRST, WARM_LATER)
 
     try:
         asyncio.run(server.serve(sockets=[sock]))

@@ -198,3 +198,25 @@ def test_copies_are_kept_by_content_not_by_name(root: Path, tmp_path: Path) -> N
     app, _cache = middleware(root, disk)
     fetch_all(app, ["/main.dart.wasm", "//x/../main.dart.wasm"])
     assert disk.names() == [f"{content_digest(BIG).hex()}.br"]
+
+
+def test_the_rest_of_the_page_files_wait_until_the_first_phones_have_loaded(
+        tmp_path: Path, live_server: Callable[[Any], int]) -> None:
+    """What a phone at the table needs for its first screen is compressed at once; the
+    files other browsers load only once the server has been quiet for `quiet_s`."""
+    disk = DiskCache(tmp_path / "cache", 1 << 30)
+    running = cast(uvicorn.Server, SimpleNamespace(started=True, should_exit=False))
+    port, cache = start(tmp_path, "data", disk, live_server)
+    cache.max_jobs = 0  # no best levels: only the warm's own compressions are counted
+    cache.quiet_s = 3600
+    first, later = PAGE_FILES[:1], PAGE_FILES[1:]
+    warm = server.warm_compression(running, f"http://127.0.0.1:{port}/", cache, first, later)
+    deadline = time.monotonic() + 30
+    while cache.compressions < len(first) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    assert cache.compressions == len(first) and warm.is_alive()  # the rest waits
+    cache.quiet_s = 0.2
+    warm.join(30)
+    assert not warm.is_alive() and cache.compressions == len(PAGE_FILES)
+    assert all(name.endswith(".gzip") for name in disk.names())
