@@ -13,16 +13,15 @@ from rules.plain_text import without_unsafe
 from scorer.app import CONFIG
 from scorer.app.club_text import counted_entrants, parse_entrants
 from scorer.app.context import AppContext
-from scorer.app.house_rule_text import CHOICES, FORCED_TITLE, SWITCHES, forced_line
 from scorer.app.views.club import alone_view, club
 from scorer.app.views.common import app_bar, screen
+from scorer.app.views.house_rule_rows import rule_rows
 from scorer.app.widgets import big_button, notice, section, small_toggle
 from scorer.events.model import FORMAT_LINES, EventSpec, Format, suggested_rounds
 from scorer.store.errors import StoreError
 
 TARGETS = (300, 500, 1000)
 CLOCKS = (None, 30, 45, 60)
-FORCED_MARK = 400
 ENTRANTS_HINT = {True: "One team a line: Ann & Bob", False: "One player a line: Ann"}
 
 
@@ -133,7 +132,7 @@ class NewEventForm:
                                      for m in CLOCKS], spacing=6),
                     note="When time is called each table finishes the hand in play; the team "
                          "ahead wins, level plays on a hand at a time."),
-            section("House rules (every table)", *self._rules(),
+            section("House rules (every table)", *rule_rows(self.rules, self.set_rule),
                     note="The same as in a new game; standard unless changed."),
         ]
         if self.error:
@@ -154,31 +153,6 @@ class NewEventForm:
             small_toggle("+", False, lambda _e: self.step_rounds(1), expand=False, width=64,
                          spoken="One round more"),
         ], spacing=8), note=note)]
-
-    def _rules(self) -> list[ft.Control]:
-        rows: list[ft.Control] = []
-        for key, title, line in (*SWITCHES, ("forced_at", FORCED_TITLE, forced_line(FORCED_MARK))):
-            on = self.rules.get(key) not in (None, False)
-            value: Any = FORCED_MARK if key == "forced_at" else True
-            rows.append(ft.Row([
-                ft.Column([ft.Text(title, size=15, weight=ft.FontWeight.W_600),
-                           ft.Text(line, size=13, color=ft.Colors.ON_SURFACE_VARIANT)],
-                          spacing=2, expand=True),
-                ft.Switch(value=on, tooltip=title, on_change=lambda e, k=key, v=value:
-                          self.set_rule(k, v if e.control.value else None if k == "forced_at"
-                                        else False)),
-            ]))
-        for key, title, options, line in CHOICES:
-            now = self.rules.get(key, HouseRules.model_fields[key].default)
-            rows.append(ft.Column([
-                ft.Text(title, size=15, weight=ft.FontWeight.W_600),
-                ft.Text(line, size=13, color=ft.Colors.ON_SURFACE_VARIANT),
-                ft.Row([small_toggle(label, now == value,
-                                     lambda _e, k=key, v=value: self.set_rule(k, v))
-                        for value, label in options], spacing=6),
-            ], spacing=4))
-        return rows
-
 
 def club_new_view(ctx: AppContext) -> ft.View:
     route = "/club/new"

@@ -16,8 +16,9 @@ from rules.names import default_team_names
 from rules.plain_text import without_unsafe
 from rules.replay import replay
 from scorer.app.context import AppContext
-from scorer.app.house_rule_text import CHOICES, FORCED_TITLE, SWITCHES, changed_text, forced_line
+from scorer.app.house_rule_text import changed_text
 from scorer.app.views.common import app_bar, own_kind, screen
+from scorer.app.views.house_rule_rows import rule_rows
 from scorer.app.views.play_to import TARGETS, PlayTo
 from scorer.app.widgets import (
     END_SEAT_WIDTH,
@@ -31,9 +32,6 @@ from scorer.app.widgets import (
 )
 from scorer.store.errors import StoreError
 
-FORCED_MARKS = (300, 400, 450)
-FORCED_MARK = 400
-"""The mark the forced rule starts at when it is switched on."""
 SEAT_WORDS = ("You / seat 1", "Left / seat 2", "Across / seat 3", "Right / seat 4")
 
 
@@ -241,43 +239,9 @@ class NewGameForm:
         changed = self._changed_rules()
         tile = self.rules_tile
         tile.subtitle = ft.Text(changed_text(changed))
-        tile.controls = [ft.Column(self._rule_rows(), spacing=14)] if tile.expanded else []
+        rows = rule_rows(self.rules, self.set_rule) if tile.expanded else None
+        tile.controls = [ft.Column(rows, spacing=14)] if rows else []
         return tile
-
-    def _rule_rows(self) -> list[ft.Control]:
-        rows: list[ft.Control] = []
-        for key, title, line in SWITCHES:
-            rows.append(self._switch(key, title, line, bool(self.rules.get(key, False)),
-                                     lambda on, k=key: self.set_rule(k, on)))
-        forced_on = self.rules.get("forced_at") is not None
-        mark = self.rules["forced_at"] if forced_on else FORCED_MARK
-        rows.append(self._switch(
-            "forced_at", FORCED_TITLE, forced_line(mark), forced_on,
-            lambda on: self.set_rule("forced_at", FORCED_MARK if on else None)))
-        if forced_on:
-            rows.append(ft.Row([small_toggle(f"Over {m}", mark == m,
-                                             lambda _e, m=m: self.set_rule("forced_at", m))
-                                for m in FORCED_MARKS], spacing=6))
-        for key, title, options, line in CHOICES:
-            now = self.rules.get(key, HouseRules.model_fields[key].default)
-            rows.append(ft.Column([
-                ft.Text(title, size=16, weight=ft.FontWeight.W_600),
-                ft.Text(line, size=13, color=ft.Colors.ON_SURFACE_VARIANT),
-                ft.Row([small_toggle(label, now == value,
-                                     lambda _e, k=key, v=value: self.set_rule(k, v))
-                        for value, label in options], spacing=6),
-            ], spacing=4))
-        return rows
-
-    def _switch(self, key: str, title: str, line: str, value: bool, on: Any) -> ft.Control:
-        return ft.Row([
-            ft.Column([ft.Text(title, size=16, weight=ft.FontWeight.W_600),
-                       ft.Text(line, size=13, color=ft.Colors.ON_SURFACE_VARIANT)],
-                      spacing=2, expand=True),
-            ft.Switch(value=value, on_change=lambda e: on(bool(e.control.value)),
-                      tooltip=title),
-        ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
-
 
 def new_game_view(ctx: AppContext, again: str | None = None) -> ft.View:
     form = NewGameForm(ctx, again)
