@@ -97,25 +97,25 @@ def test_a_whole_game_on_one_phone_survives_reloads_and_going_offline(
     # Reload: every hand is still there, read back from the phone's storage.
     page.goto(server.url + "#/")
     page.reload()
-    open_phone_site(page, server.url, first_text="Resume")
+    open_phone_site(page, server.url, first_text="Continue")
     # Served by the service worker, the page is cross-origin isolated: Flutter draws in
     # a thread of its own, as on the table server (the static host sends no such header).
     assert page.evaluate("crossOriginIsolated")
-    tap(page, re.compile("^Resume"), exact=False)
+    tap(page, re.compile("^Continue"), exact=False)
     see(page, "2. Ann dealt · Bob called ♠")
     see(page, "1. Dee dealt · Ann called ♥")
 
     # The file host goes away (airplane mode): the app still opens the game.
     server.stop()
     page.reload()
-    open_phone_site(page, server.url, first_text="Resume")
-    tap(page, re.compile("^Resume"), exact=False)
+    open_phone_site(page, server.url, first_text="Continue")
+    tap(page, re.compile("^Continue"), exact=False)
     see(page, "2. Ann dealt · Bob called ♠")
     # And with the phone itself offline (navigator.onLine false: no update check at all).
     phone.context.set_offline(True)
     page.reload()
-    open_phone_site(page, server.url, first_text="Resume")
-    tap(page, re.compile("^Resume"), exact=False)
+    open_phone_site(page, server.url, first_text="Continue")
+    tap(page, re.compile("^Continue"), exact=False)
     see(page, "2. Ann dealt · Bob called ♠")
     phone.context.set_offline(False)
     assert all("127.0.0.1" in u or u.startswith(("data:", "blob:")) or u in phone.foreign()
@@ -140,8 +140,8 @@ def test_a_hand_shown_as_saved_survives_closing_the_page_at_once(
     page.close(run_before_unload=False)  # the tab is gone the moment it said saved
 
     page = phone.new_page()
-    open_phone_site(page, server.url, first_text="Resume")
-    tap(page, re.compile("^Resume"), exact=False)
+    open_phone_site(page, server.url, first_text="Continue")
+    tap(page, re.compile("^Continue"), exact=False)
     see(page, "1. Dee dealt · Cid called ♣")
 
 
@@ -208,9 +208,9 @@ def test_a_new_deployment_is_used_on_the_next_visit_and_games_stay(
 
         page.goto(server.url + "#/")
         page.reload()
-        open_phone_site(page, server.url, first_text="Resume")
+        open_phone_site(page, server.url, first_text="Continue")
         assert page.evaluate(described) == "new version"
-        tap(page, re.compile("^Resume"), exact=False)
+        tap(page, re.compile("^Continue"), exact=False)
         see(page, "Hand 1: Dee deals, Ann speaks and leads")
     finally:
         server.stop()
@@ -261,7 +261,7 @@ def test_a_phone_that_keeps_the_memory_snapshot_starts_from_it(
     start_game(page)  # pydantic, the rules and the store, imported after the snapshot
     page.goto(page.url.split("#")[0] + "#/")
     page.reload()
-    open_phone_site(page, page.url, first_text="Resume")
+    open_phone_site(page, page.url, first_text="Continue")
 
 
 def test_a_snapshot_that_cannot_be_used_is_left_aside(

@@ -23,7 +23,7 @@ from store_docs import game_doc
 
 from scorer.app import CONFIG, store_access
 from scorer.cli import main
-from scorer.commands import store_cmds
+from scorer.commands import common as commands_common
 from scorer.local_import import IMPORT_PATH, KEY_HEADER
 from scorer.rights import TableCodes
 from scorer.store import GameStore
@@ -157,7 +157,7 @@ def test_writers_are_refused_while_another_process_writes_readers_are_not(
     assert f"in use by a test holder (process {holder.pid}, since " in str(busy.value)
     assert GameStore(data, read_only=True).list_games() == []
 
-    monkeypatch.setattr(store_cmds, "BUSY_WAIT_S", 0.3)
+    monkeypatch.setattr(commands_common, "BUSY_WAIT_S", 0.3)
     game_file = tmp_path / "g.json"
     game_file.write_text(json.dumps(game_doc(1)), encoding="utf-8")
     assert main(["import", str(game_file), "--data-dir", str(data)]) == 1
