@@ -9,7 +9,7 @@ from scorer.app.context import AppContext
 from scorer.app.game_lines import score_line, status_line, when_line
 from scorer.app.theme import RADIUS
 from scorer.app.views.common import app_bar, screen
-from scorer.app.views.phone_colours import colours_button
+from scorer.app.views.screen_colours import colours_button
 from scorer.app.widgets import big_button, notice, suit_label
 from scorer.store.models import GameSummary
 

@@ -1,7 +1,8 @@
 """Screen colours for this phone: light, dark, or like the phone's own setting.
 
 One place to change them: the button in home's title bar. The choice is kept in
-the phone's browser (`phone_prefs`) and applied at every start."""
+the phone's browser (`phone_prefs`) and applied at every start, the same on a
+table server and on a phone alone."""
 
 from __future__ import annotations
 
