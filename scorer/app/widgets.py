@@ -219,6 +219,18 @@ def number_pad(
     return ft.Column(grid, spacing=8)
 
 
+def own_layer(control: ft.Control) -> ft.Control:
+    """`control` painted on a layer of its own on the phone.
+
+    A button's ripple or a new figure repaints the nearest layer around it; without
+    one, that is the whole scrolling screen, every frame of the ripple (at a phone's
+    speed, a pad tap on Record hand spent twice the paint time of a bare page). Flet
+    has no repaint-boundary control, but its Screenshot control is one: the package
+    behind it wraps its child in a RepaintBoundary and draws nothing of its own
+    (docs/FLET_NOTES.md, section 14)."""
+    return ft.Screenshot(content=control)
+
+
 def update_shown(*controls: ft.Control) -> None:
     """Send what changed in controls a screen shows (a form built by a test shows nothing:
     Flet raises for a control on no page)."""

@@ -28,6 +28,7 @@ from scorer.app.widgets import (
     felt,
     notice,
     number_pad,
+    own_layer,
     section,
     section_controls,
     small_toggle,
@@ -126,11 +127,16 @@ class RecordHand:
                           tooltip="The whole ruling of this hand, worked out",
                           on_click=lambda _e: self.explain()),
         ], vertical_alignment=ft.CrossAxisAlignment.START)
-        self.ruling_box = ft.Container(
-            content=self.ruling_plain, height=PREVIEW_HEIGHT - (24 if small else 0),
-            border_radius=ft.BorderRadius.all(RADIUS),
-            padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+        # The colour is a layer under the words: made and bait swap colours as digits
+        # are typed, and a colour set on the box itself rebuilt everything in it on
+        # the phone (the words, the Why? button) at every digit.
+        self.ruling_colour = ft.Container(border_radius=ft.BorderRadius.all(RADIUS))
+        self.ruling_words = ft.Container(
+            content=self.ruling_plain, padding=ft.Padding.symmetric(horizontal=10, vertical=6),
             alignment=ft.Alignment.CENTER_LEFT)
+        self.ruling_box = ft.Stack([self.ruling_colour, self.ruling_words],
+                                   fit=ft.StackFit.EXPAND,
+                                   height=PREVIEW_HEIGHT - (24 if small else 0))
         label = "Save hand" if index is None else f"Save hand {index + 1}"
         self.save_control = big_button(label, lambda _e: self.save(), icon=ft.Icons.CHECK,
                                        height=52 if small else 60)
@@ -232,8 +238,9 @@ class RecordHand:
         self.caller_part.controls = self._caller_section()
         # Runs and bella after the points, as paper writes "+50" after the figure: the
         # jump to the number pad after trump (most hands have no runs) leaves them next.
-        self.body.controls = [self.caller_part, self.trump_part, self.points_anchor,
-                              self.extras_part]
+        # Each part on a layer of its own: a tap repaints its part, not the screen.
+        self.body.controls = [own_layer(self.caller_part), own_layer(self.trump_part),
+                              self.points_anchor, own_layer(self.extras_part)]
         if self.place.told:
             told = notice("While you entered this hand, on another phone: "
                           + "; ".join(self.place.told) + ". Check it, then save.",
@@ -575,8 +582,8 @@ class RecordHand:
                          lambda _e: self.set(self.draft.with_(digits="")),
                          keep=self.keep)
         return ft.Column([
-            self.figures_row,
-            self.pad,
+            own_layer(self.figures_row),
+            own_layer(self.pad),
             ft.Row([big_button("Count the cards", lambda _e: self._detour("/count"),
                                icon=ft.Icons.CALCULATE, primary=False, height=48)]),
         ], spacing=10)
@@ -593,16 +600,16 @@ class RecordHand:
         if problem or ruling is None:
             self._set(self.ruling_plain, value=problem or shown.text,
                       color=ft.Colors.ON_ERROR_CONTAINER if problem else None)
-            self._set(self.ruling_box, content=self.ruling_plain,
-                      bgcolor=ft.Colors.ERROR_CONTAINER if problem
+            self._set(self.ruling_words, content=self.ruling_plain)
+            self._set(self.ruling_colour, bgcolor=ft.Colors.ERROR_CONTAINER if problem
                       else ft.Colors.SURFACE_CONTAINER_HIGH)
             return
         verdict = [r for r in ruling.reasons if r.code.startswith("hand.")] or list(ruling.reasons)
         self.shown_ruling = ruling
         self._set(self.ruling_outcome, value=outcome_word(ruling.outcome))
         self._set(self.ruling_reasons, value=". ".join(r.text for r in verdict))
-        self._set(self.ruling_box, content=self.ruling_verdict,
-                  bgcolor=MADE if ruling.outcome.value == "made" else BAIT)
+        self._set(self.ruling_words, content=self.ruling_verdict)
+        self._set(self.ruling_colour, bgcolor=MADE if ruling.outcome.value == "made" else BAIT)
 
     def explain(self) -> None:
         """This hand's ruling worked out in full (every figure, then a link to the rule
