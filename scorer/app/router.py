@@ -21,13 +21,13 @@ from scorer.terminal_text import one_line
 
 logger = logging.getLogger(__name__)
 GAME = r"(?P<gid>[0-9a-f]{8})"
-REDRAWN_VIEW_FIELDS = ("controls", "appbar", "bottom_appbar", "floating_action_button",
-                       "navigation_bar", "drawer", "end_drawer", "padding", "bgcolor",
-                       "decoration", "scroll", "spacing", "vertical_alignment",
-                       "horizontal_alignment")
-VALUE_VIEW_FIELDS = frozenset(REDRAWN_VIEW_FIELDS[7:])
+CONTROL_VIEW_FIELDS = ("controls", "appbar", "bottom_appbar", "floating_action_button",
+                       "navigation_bar", "drawer", "end_drawer")
+VALUE_VIEW_FIELDS = ("padding", "bgcolor", "decoration", "scroll", "spacing",
+                     "vertical_alignment", "horizontal_alignment")
 """Fields holding plain values, not controls: set again only when they changed (an
 equal new Padding is still a change to Flet, sent to the phone with every redraw)."""
+REDRAWN_VIEW_FIELDS = CONTROL_VIEW_FIELDS + VALUE_VIEW_FIELDS
 WATCHERS_AFTER_S = 0.03
 """How long after a change the phones watching the game redraw it."""
 Builder = Callable[[AppContext, dict[str, str], dict[str, str]], ft.View]
