@@ -8,10 +8,19 @@ from datetime import datetime
 from rules.names import default_team_names
 from scorer.store.models import GameSummary
 
+NO_BREAK = "\u00a0"
+
+
+def unbroken(words: str) -> str:
+    """`words` kept on one line: a narrow card wraps between the parts of a score, never
+    inside a team's name ("Bob &" above "Dee")."""
+    return words.replace(" ", NO_BREAK)
+
 
 def score_line(game: GameSummary) -> str:
-    """`Ann & Cid  412 – 380  Bob & Dee`."""
-    return f"{game.teams[0]}  {game.totals[0]} – {game.totals[1]}  {game.teams[1]}"
+    """`Ann & Cid  412 – 380  Bob & Dee`, wrapping only between its three parts."""
+    score = unbroken(f"{game.totals[0]} – {game.totals[1]}")
+    return f"{unbroken(game.teams[0])}  {score}  {unbroken(game.teams[1])}"
 
 
 def players_line(game: GameSummary) -> str | None:
