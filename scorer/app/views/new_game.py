@@ -239,8 +239,8 @@ class NewGameForm:
         changed = self._changed_rules()
         tile = self.rules_tile
         tile.subtitle = ft.Text(changed_text(changed))
-        rows = rule_rows(self.rules, self.set_rule) if tile.expanded else None
-        tile.controls = [ft.Column(rows, spacing=14)] if rows else []
+        tile.controls = ([ft.Column(rule_rows(self.rules, self.set_rule), spacing=14)]
+                         if tile.expanded else [])
         return tile
 
 def new_game_view(ctx: AppContext, again: str | None = None) -> ft.View:
