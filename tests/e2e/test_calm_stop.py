@@ -1,0 +1,73 @@
+"""A stop (Ctrl-C) prints one calm line, whatever pages are open (issue 31, section 1):
+a board waiting for news, the table cards, the board page and a phone on a game. No
+"Exception in ASGI application" from the board's long wait, cut off by the stop."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import StartServer
+from playwright.sync_api import Page
+from table_steps import see, seed_game
+
+HAND = {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 92}}
+
+
+def make_event(data_dir: Path) -> str:
+    """A club night of four teams, made with `tarabish event new`; its id."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    spec = data_dir.parent / "night.json"
+    spec.write_text(json.dumps({"name": "Legion", "format": "swiss", "rounds": 3,
+                                "target": 300, "house_rules": {}, "seed": 1,
+                                "teams": [["Ann", "Bob"], ["Cid", "Dee"], ["Eve", "Fay"],
+                                          ["Gus", "Hal"]]}), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "scorer.cli", "event", "new", str(spec),
+                           "--data-dir", str(data_dir)],
+                          capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+def test_a_stop_with_pages_open_prints_one_calm_line(
+        tmp_path: Path, start_server: StartServer, page: Page,
+        open_app: Callable[..., float]) -> None:
+    data = tmp_path / "data"
+    event_id = make_event(data)
+    game = seed_game(data, [HAND])
+    srv = start_server(data_dir=data)
+    with urllib.request.urlopen(f"{srv.url}board/{event_id}/state", timeout=10) as answer:
+        tag = answer.headers["X-Board-Version"]
+    with urllib.request.urlopen(f"{srv.url}event/{event_id}/cards", timeout=10) as answer:
+        assert answer.status == 200
+    answers: list[int] = []
+
+    def wait_for_news() -> None:  # as a board does, for up to 25 s
+        with urllib.request.urlopen(f"{srv.url}board/{event_id}/state?after={tag}",
+                                    timeout=40) as answer:
+            answers.append(answer.status)
+
+    waiting = threading.Thread(target=wait_for_news, daemon=True)
+    waiting.start()
+    board = page.context.new_page()
+    board.goto(f"{srv.url}board/{event_id}")
+    board.get_by_text("Legion").first.wait_for()
+    open_app(page, f"{srv.url}game/{game}", first_text="Score sheet")
+    see(page, "Watching")
+    time.sleep(1)  # the board's own long wait has begun
+
+    before = len(srv.log())
+    started = time.monotonic()
+    assert srv.stop() == 0
+    took = time.monotonic() - started
+    waiting.join(10)
+    said = srv.log()[before:]
+    assert "Traceback" not in said and "Exception in ASGI" not in said, said
+    assert said.strip().splitlines() == ["Tarabish server stopped."], said
+    assert answers == [204]  # the waiting board was answered "nothing new", not cut off
+    assert took < 3, f"the stop took {took:.1f} s"  # no grace period ran out
