@@ -90,10 +90,11 @@ def test_a_phone_that_holds_a_game_keeps_it_when_its_storage_fails(
     broken = browser.new_page()
     open_app(broken, sheet, first_text="Score sheet")
     see(broken, CHECKING)
-    screenshot(broken, "rights-checking-390x844-light")
-    color_scheme(broken, "dark")
-    broken.wait_for_timeout(300)
-    screenshot(broken, "rights-checking-390x844-dark")
+    for width, height in ((390, 844), (360, 640)):  # while it is checked (about 8 s)
+        broken.set_viewport_size({"width": width, "height": height})
+        for scheme in ("light", "dark"):
+            color_scheme(broken, scheme)
+            screenshot(broken, f"rights-checking-{width}x{height}-{scheme}")
     see(broken, WATCHING, timeout=40_000)
     assert broken.evaluate("window.__failedReads") > 3
     fail_reads(broken, "0")

@@ -248,8 +248,9 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
     elif ctx.actions.identified:  # a phone not yet identified may turn out to hold the code
         buttons.append(kept.part("watching", game_id, lambda: watcher_banner(ctx, model)))
     else:  # the browser is still being asked which phone this is: drawn again once known
-        buttons.append(kept.part("checking", game_id, lambda: ft.Text(
-            CHECKING, size=15, color=ft.Colors.ON_SURFACE_VARIANT)))
+        buttons.append(kept.part("checking", game_id, lambda: ft.Container(  # Record hand's room
+            ft.Text(CHECKING, size=15, color=ft.Colors.ON_SURFACE_VARIANT),
+            height=64, alignment=ft.Alignment.CENTER_LEFT)))
     if editable and replay.hands:
         body.append(kept.part("undo", model.stored.revision, lambda: ft.Row([big_button(
             "Undo last hand", lambda _e: confirm_undo(ctx, model), icon=ft.Icons.UNDO,
