@@ -257,7 +257,19 @@ class TableServer(uvicorn.Server):
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.hub.stop()
+        # What still runs when the grace ends (a phone too slow to hang up on a busy
+        # laptop) is cut off on purpose: that is no error to print a traceback for.
+        logging.getLogger("uvicorn.error").addFilter(not_cut_off_at_stop)
         await super().shutdown(sockets)
+
+
+def not_cut_off_at_stop(record: logging.LogRecord) -> bool:
+    """Keep a log record unless it tells of a request the stop cut off (uvicorn's
+    "Cancel N running task(s)" and the CancelledError it raised in them)."""
+    if str(record.msg).startswith("Cancel ") and "graceful shutdown" in str(record.msg):
+        return False
+    exc = record.exc_info[1] if record.exc_info else None
+    return not isinstance(exc, asyncio.CancelledError)
 
 
 def wait_until_started(server: uvicorn.Server, timeout_s: float = 30.0) -> bool:
