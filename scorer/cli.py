@@ -4,6 +4,7 @@ check, import, export and list game files, and count statistics."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -28,12 +29,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_BROKEN_PIPE = 141
+"""What a shell reports for a program stopped by SIGPIPE (128 + 13): the reader left."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Parse the arguments and run the chosen command; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    code: int = args.run(args)
+    """Parse the arguments and run the chosen command; returns the exit code.
+
+    Output piped into `head` or `less` whose reader leaves early ends quietly,
+    for every command: no BrokenPipeError traceback."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        code: int = args.run(args)
+        sys.stdout.flush()  # here, not at exit, where a broken pipe could not be caught
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_BROKEN_PIPE
     return code
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at the null device: the interpreter's last flush of what is
+    still buffered would otherwise raise (and print) the broken pipe again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is no real file (tests): nothing to flush
+        pass
 
 
 if __name__ == "__main__":

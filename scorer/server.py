@@ -158,7 +158,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
 
         return await handle_import(request, CONFIG.import_key, get_store, codes_for)
 
-    add_club_night(app)
+    app.state.board_hub = add_club_night(app)
 
     icon_font = ASSETS_DIR / "fonts" / ICON_FONT_SUBSET
     if icon_font.is_file():
@@ -245,6 +245,31 @@ def trimmed_font_manifest() -> bytes:
     if not any(f.get("family") == "Roboto" for f in kept):
         kept.append({"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]})
     return json.dumps(kept, indent=1).encode("utf-8")
+
+
+class TableServer(uvicorn.Server):
+    """uvicorn's server, which first answers the boards' long waits when it stops:
+    a stop prints one calm line, whatever pages are open."""
+
+    def __init__(self, config: uvicorn.Config, hub: BoardHub) -> None:
+        super().__init__(config)
+        self.hub = hub
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self.hub.stop()
+        # What still runs when the grace ends (a phone too slow to hang up on a busy
+        # laptop) is cut off on purpose: that is no error to print a traceback for.
+        logging.getLogger("uvicorn.error").addFilter(not_cut_off_at_stop)
+        await super().shutdown(sockets)
+
+
+def not_cut_off_at_stop(record: logging.LogRecord) -> bool:
+    """Keep a log record unless it tells of a request the stop cut off (uvicorn's
+    "Cancel N running task(s)" and the CancelledError it raised in them)."""
+    if str(record.msg).startswith("Cancel ") and "graceful shutdown" in str(record.msg):
+        return False
+    exc = record.exc_info[1] if record.exc_info else None
+    return not isinstance(exc, asyncio.CancelledError)
 
 
 def wait_until_started(server: uvicorn.Server, timeout_s: float = 30.0) -> bool:
@@ -485,7 +510,7 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool)
         # Addresses come from the socket only: no X-Forwarded-For from anyone.
         proxy_headers=False,
     )
-    server = uvicorn.Server(config)
+    server = TableServer(config, app.state.board_hub)
 
     urls = page_urls(host, port)
     CONFIG.server_urls = urls

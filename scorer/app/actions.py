@@ -11,6 +11,7 @@ games) count per connection address as the server's socket saw it
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import re
@@ -22,7 +23,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 import flet as ft
 
 from scorer.app import CONFIG
-from scorer.app.phone_prefs import SHOWN_KEY, THEME_KEY, THEMES, PhonePrefs, read_prefs
+from scorer.app.phone_prefs import (
+    SHOWN_KEY,
+    THEME_KEY,
+    THEMES,
+    KeptPrefs,
+    PhonePrefs,
+    read_prefs,
+)
 from scorer.rights import NotAllowed, TableRights, get_rights
 from scorer.rights.owner import PHONE_DEVICE, OwnerRights
 from scorer.sharing import game_url, share_bases
@@ -38,6 +46,23 @@ logger = logging.getLogger(__name__)
 DEVICE_KEY = "tarabish.device"
 """SharedPreferences key of this browser's device token."""
 _TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
+
+
+READ_DELAYS_S: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0)
+"""Waits between the first reads of what the browser keeps; then the phone acts on a
+token for this session while the reads go on now and then."""
+QUIET_DELAY_S = 30.0
+QUIET_TRIES = 20
+"""Reads after the first ones (10 minutes); a reload starts them again."""
+READ_WAIT_S = 15.0
+"""Longest wait for one read: the browser gives up at 10 s itself, but an answer lost
+with a dropped connection would be awaited for ever."""
+
+
+def _short(exc: BaseException) -> str:
+    """An exception in one line (the browser's timeout is a long one)."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:160]}" if text else type(exc).__name__
 
 
 RIGHTS_SCREENS = ("/host",)
@@ -89,7 +114,18 @@ class TableActions:
         (a moment after the session starts)."""
         self.phone = PhonePrefs()
         """This phone's colours and games, as the browser keeps them (read at the start)."""
-        self._prefs: ft.SharedPreferences | None = None
+        self._prefs: KeptPrefs | None = None
+        self.prefs_factory: Callable[[], KeptPrefs] = ft.SharedPreferences
+        """Where the browser's kept values are read (a fake one in tests)."""
+        self.read_ok = False
+        """The browser answered: the device token is the one it keeps."""
+        self.given_up = False
+        """The first tries failed: this phone has a token for this session for now."""
+        self.read_delays: tuple[float, ...] = READ_DELAYS_S
+        self.quiet_delay_s = QUIET_DELAY_S
+        self.read_wait_s = READ_WAIT_S
+        self._reads = 0
+        self._quiet_tries = 0
         self.made: deque[tuple[str, int]] = deque(maxlen=64)
         """(game, revision) of the last changes this session saved."""
         if CONFIG.alone:  # one phone, no server: it is the only device there is
@@ -104,26 +140,71 @@ class TableActions:
     async def _read_phone(self) -> None:
         """Read what the browser keeps for this phone (colours, games and, at a table
         server, the device token: made and kept if there is none), then let the session
-        apply it."""
-        try:
-            self._prefs = ft.SharedPreferences()
-            await read_prefs(self._prefs, self.phone)
-            if not CONFIG.alone:
-                await self._identify(self._prefs)
-        except Exception:  # storage refused (private mode...): all of it lasts this session
-            logger.warning("could not read or keep this phone's settings; rights and choices "
-                           "last this session only", exc_info=True)
-            self._device()
-        self.ctx.phone_known()
+        apply it.
 
-    async def _identify(self, prefs: ft.SharedPreferences) -> None:
-        """Read (or make and keep) this browser's device token."""
+        A read that fails or hangs (a busy laptop, a dropped connection) is tried
+        again, soon and then quietly now and then (`READ_DELAYS_S`, `QUIET_DELAY_S`):
+        meanwhile the phone is "being checked", not a watcher. Only once the first
+        tries have failed does it get a token for this session, so that it can start
+        or join a game; the stored token still wins when it comes (`_identify`), and
+        a reload reads again (`reconnected`)."""
+        self._reads += 1
+        run = self._reads
+        delays = iter(self.read_delays)
+        while not self.read_ok and run == self._reads:
+            try:
+                await asyncio.wait_for(self._read_once(), self.read_wait_s)
+            except Exception as exc:  # storage refused, slow or gone: try again
+                delay = next(delays, None)
+                if delay is None and not self.given_up:
+                    self.given_up = True
+                    logger.warning("could not read this phone's settings (%s); trying again "
+                                   "now and then, its rights last this session meanwhile",
+                                   _short(exc))
+                    self._device()  # the phone may act now; the stored token still wins
+                    self.ctx.phone_known()
+                if delay is None:
+                    self._quiet_tries += 1
+                    if self._quiet_tries > QUIET_TRIES:
+                        return  # a reload reads again
+                    delay = self.quiet_delay_s
+                logger.debug("phone settings not read, again in %.1f s", delay, exc_info=True)
+                await asyncio.sleep(delay)
+                continue
+            self.ctx.phone_known()
+
+    async def _read_once(self) -> None:
+        if self._prefs is None:
+            self._prefs = self.prefs_factory()
+        await read_prefs(self._prefs, self.phone)
+        if not CONFIG.alone:
+            await self._identify(self._prefs)
+        self.read_ok = True
+
+    def reconnected(self) -> None:
+        """The page came back (a reload in the same tab reattaches to this session, and
+        the session starts no new read): read again if no read has worked yet."""
+        if self.read_ok:
+            return
+        self._quiet_tries = 0
+        try:
+            self.ctx.page.run_task(self._read_phone)
+        except Exception:  # the session is closing
+            logger.debug("no session to read the phone's settings from", exc_info=True)
+
+    async def _identify(self, prefs: KeptPrefs) -> None:
+        """Read (or make and keep) this browser's device token. The stored token wins
+        over one made for this session meanwhile; what that one gained (a game started,
+        a code typed) goes with it, checked here: only a token this server made moves."""
         stored = await prefs.get(DEVICE_KEY)
-        if self.device is None and isinstance(stored, str) and _TOKEN_RE.match(stored):
+        if isinstance(stored, str) and _TOKEN_RE.match(stored):
+            made = self.device
+            if made is not None and made != stored and not CONFIG.alone:
+                moved = self.rights.move_device(made, stored)
+                logger.info("this phone's stored token came late: %d rights moved to it",
+                            moved)
             self.device = stored
-        else:
-            # New browser, or a token was made for this session meanwhile
-            # (a game started before the read came back): keep that one.
+        else:  # a new browser: keep its token (made now, or for this session meanwhile)
             await prefs.set(DEVICE_KEY, self._device())
 
     # -- what this phone keeps for itself ----------------------------------------------------
@@ -174,7 +255,10 @@ class TableActions:
 
     @property
     def identified(self) -> bool:
-        return self.device is not None
+        """Whether what this phone may do can be drawn: its stored token is read, or the
+        first reads failed and it acts on a token for this session. Until then screens
+        say it is being checked, not that it is watching."""
+        return self.device is not None and (self.read_ok or self.given_up or CONFIG.alone)
 
     @property
     def rights(self) -> TableRights:

@@ -35,13 +35,16 @@ def _tell(event_id: str) -> None:
 
 def get_events(store: GameStore) -> EventService:
     """The club nights beside `store`. The first call also lets each event's organiser
-    edit every game of the event (`TableRights.also_allow`) and tells the server of
+    edit every game of the event (`TableRights.also_allow`; `also_move` carries their
+    rights to a phone's stored token) and tells the server of
     every change (`CONFIG.club_changed`: the standings board; the club night screens
     through pubsub, once one has been shown)."""
     global _service
     with _lock:
         if _service is None or _service.games is not store:
             _service = EventService(store)
-            get_rights(store.data_dir).also_allow(_service.organises_game)
+            rights = get_rights(store.data_dir)
+            rights.also_allow(_service.organises_game)
+            rights.also_move(_service.codes.move)
             _service.listen(_tell)
         return _service

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final, Protocol
 
 import flet as ft
 
@@ -63,7 +63,15 @@ class PhonePrefs:
         return ",".join(self.shown)
 
 
-async def read_prefs(prefs: ft.SharedPreferences, into: PhonePrefs) -> None:
+class KeptPrefs(Protocol):
+    """What the app uses of `ft.SharedPreferences` (a fake one in tests)."""
+
+    async def get(self, key: str) -> Any: ...
+
+    async def set(self, key: str, value: str) -> bool: ...
+
+
+async def read_prefs(prefs: KeptPrefs, into: PhonePrefs) -> None:
     """Read this phone's choices from the browser (and keep its games again if this
     session showed one before the browser answered)."""
     if into.read(await prefs.get(THEME_KEY), await prefs.get(SHOWN_KEY)):

@@ -219,8 +219,8 @@ class Router:
 
     def phone_known(self) -> None:
         """What the browser keeps for this phone is read: show its colours, and draw the
-        screen on show again if it depends on the phone (a game's buttons and the host
-        screen on its rights, home's Continue card on its games)."""
+        screen on show again if it depends on the phone (a game's buttons, a club night
+        and the host screen on its rights, home's Continue card on its games)."""
         self.show_theme(self.ctx.actions.phone.theme_mode)
         if self.ctx.page.views and self._drawn_for_another_phone():
             self.show(self.route)
@@ -230,7 +230,7 @@ class Router:
         if path == "/":
             game = self.ctx.actions.game_to_continue()
             return (game.id if game else None) != self.ctx.continued
-        return path.startswith("/game/") or path in RIGHTS_SCREENS
+        return path.startswith(("/game/", "/club/")) or path in RIGHTS_SCREENS
 
     def show_theme(self, mode: ft.ThemeMode) -> None:
         """Light, dark or like the phone. Only the page's theme mode changes: a theme

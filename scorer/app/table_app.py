@@ -47,9 +47,13 @@ def main(page: ft.Page) -> None:
         sessions.closed(page.session)
         router.close()
 
+    def connected() -> None:
+        sessions.reconnected(page.session)
+        ctx.actions.reconnected()  # a read of the phone's settings that failed: again
+
     page.on_route_change = route_changed
     # A reload reattaches this session to a new connection: that one serves it now.
-    page.on_connect = lambda _e: sessions.reconnected(page.session)
+    page.on_connect = lambda _e: connected()
     page.on_close = closed
     page.on_resize = lambda e: router.resized(e.width)
     page.on_platform_brightness_change = lambda _e: router.brightness_changed()

@@ -118,6 +118,23 @@ class OrganiserCodes:
             self._hold(self._events[event_id], token)
             self._save()
 
+    def move(self, old: str, new: str) -> int:
+        """Give `new` the events `old` organises and take them from `old`; how many
+        (`TableRights.move_device`)."""
+        old_key, new_key = _key(old), _key(new)
+        if old_key == new_key:
+            return 0
+        with self._lock:
+            moved = 0
+            for entry in self._events.values():
+                devices: dict[str, str] = entry["devices"]
+                if old_key in devices:
+                    devices[new_key] = devices.pop(old_key)
+                    moved += 1
+            if moved:
+                self._save()
+            return moved
+
     # -- inside ----------------------------------------------------------------------------
 
     @staticmethod

@@ -168,6 +168,27 @@ class TableCodes:
             entry["devices"][device_key(token)] = _now()
             self._save()
 
+    def move(self, old: str, new: str) -> int:
+        """Give `new` every right `old` holds (games and host) and take them from `old`;
+        how many rights moved. For a phone known for a while by a token made for one
+        session, whose stored token then arrived (`scorer.app.actions`)."""
+        old_key, new_key = device_key(old), device_key(new)
+        if old_key == new_key:
+            return 0
+        with self._lock:
+            moved = 0
+            for entry in self._games.values():
+                devices: dict[str, str] = entry["devices"]
+                if old_key in devices:
+                    devices[new_key] = devices.pop(old_key)
+                    moved += 1
+            if old_key in self._hosts:
+                self._hosts[new_key] = self._hosts.pop(old_key)
+                moved += 1
+            if moved:
+                self._save()
+            return moved
+
     def forget(self, game_id: str) -> None:
         """Drop a deleted game's code and rights (a new game never reuses them)."""
         with self._lock:

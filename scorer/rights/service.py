@@ -61,6 +61,7 @@ class TableRights:
         self._host_code: str | None = None
         self._phones: PhoneNames | None = None
         self._also: list[Callable[[str, str | None], bool]] = []
+        self._also_move: list[Callable[[str, str], int]] = []
 
     def may_edit(self, game_id: str, device: str | None) -> bool:
         """The phone entered the game's table code, started it, or is the host."""
@@ -71,6 +72,18 @@ class TableRights:
         """Let `check(game_id, device)` open games too: a club night's organiser edits
         every game of the event (`scorer.events`), which these rights know nothing of."""
         self._also.append(check)
+
+    def also_move(self, move: Callable[[str, str], int]) -> None:
+        """Let `move(old, new)` carry rights kept elsewhere (a club night's organisers)
+        along in `move_device`."""
+        self._also_move.append(move)
+
+    def move_device(self, old: str, new: str) -> int:
+        """Every right `old` holds (games, host, club nights) goes to `new`; how many.
+
+        Only for `old` a token the server made for one session (never one a client
+        named): a phone whose stored token came late keeps what it gained meanwhile."""
+        return self.codes.move(old, new) + sum(move(old, new) for move in self._also_move)
 
     def is_host(self, device: str | None) -> bool:
         return self.codes.is_host(device)

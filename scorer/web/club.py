@@ -64,6 +64,8 @@ class BoardHub:
         self.waiting: dict[str, int] = {}
         self.builds = 0
         """States worked out so far (one per change of a watched event)."""
+        self.stopping = False
+        """The server is stopping: boards are answered at once, none waits."""
 
     def changed(self, event_id: str) -> None:
         loop = self.loop
@@ -77,6 +79,15 @@ class BoardHub:
             self._bump(event_id)
         else:
             loop.call_soon_threadsafe(self._bump, event_id)
+
+    def stop(self) -> None:
+        """The server is stopping: answer every waiting board now ("nothing new"), so
+        that none is still waiting when the stop's grace runs out and cuts it off (a
+        CancelledError traceback). On the server's loop."""
+        self.stopping = True
+        for waker in self._wakers.values():
+            waker.set()
+        self._wakers.clear()
 
     def _bump(self, event_id: str) -> None:
         self._versions[event_id] = self._versions.get(event_id, 0) + 1
@@ -111,9 +122,10 @@ class BoardHub:
         return kept[1], kept[2]
 
     async def wait_for_change(self, event_id: str, tag: str, timeout: float) -> bool:
-        """Wait until the event's board differs from `tag`; False after `timeout`."""
+        """Wait until the event's board differs from `tag`; False after `timeout`, or at
+        once when the server stops (`stop`)."""
         deadline = time.monotonic() + timeout
-        while True:
+        while not self.stopping:
             waker = self._wakers.setdefault(event_id, asyncio.Event())
             now_tag, _body = await self.state(event_id)
             if now_tag != tag:
@@ -125,6 +137,7 @@ class BoardHub:
                 await asyncio.wait_for(waker.wait(), left)
             except TimeoutError:
                 return False
+        return False
 
 
 def add_club_routes(app: FastAPI, service: Callable[[], EventService],

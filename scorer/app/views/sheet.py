@@ -19,7 +19,7 @@ from scorer.app.views.race_chart import race_panel
 from scorer.app.views.share import share_button, share_icon
 from scorer.app.views.sheet_trail import history_lines, notices_card, undone_panel
 from scorer.app.views.summary_card import summary_card
-from scorer.app.views.table_code import watcher_banner
+from scorer.app.views.table_code import CHECKING, watcher_banner
 from scorer.app.widgets import big_button, notice
 from scorer.reference.sections import title_of
 from scorer.store.errors import StaleRevision, StoreError
@@ -247,6 +247,10 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
             height=64)])))
     elif ctx.actions.identified:  # a phone not yet identified may turn out to hold the code
         buttons.append(kept.part("watching", game_id, lambda: watcher_banner(ctx, model)))
+    else:  # the browser is still being asked which phone this is: drawn again once known
+        buttons.append(kept.part("checking", game_id, lambda: ft.Container(  # Record hand's room
+            ft.Text(CHECKING, size=15, color=ft.Colors.ON_SURFACE_VARIANT),
+            height=64, alignment=ft.Alignment.CENTER_LEFT)))
     if editable and replay.hands:
         body.append(kept.part("undo", model.stored.revision, lambda: ft.Row([big_button(
             "Undo last hand", lambda _e: confirm_undo(ctx, model), icon=ft.Icons.UNDO,

@@ -17,6 +17,7 @@ from scorer.rights.service import HOST_CODE_DIGITS
 from scorer.store.errors import StoreError
 
 WATCHING = "Watching: enter the table code to record hands"
+CHECKING = "Checking this phone's rights…"
 HOST_INTRO = ("The host code is printed where the table server was started (the laptop's "
               "terminal). A phone that enters it holds every game on this server and can show "
               "any game's table code.")
@@ -141,7 +142,7 @@ def host_view(ctx: AppContext) -> ft.View:
     route = "/host"
     bar = app_bar(ctx, "Host", back_to="/games")
     if not ctx.actions.identified:
-        return message_view(ctx, route, "One moment", "Checking this phone's rights…")
+        return message_view(ctx, route, "One moment", CHECKING)
     if ctx.actions.is_host:
         return screen(route, bar, [
             ft.Text("This phone is the host.", size=18, weight=ft.FontWeight.W_600),
@@ -184,7 +185,7 @@ def watcher_banner(ctx: AppContext, model: GameModel) -> ft.Control:
 def locked_view(ctx: AppContext, route: str, game_id: str) -> ft.View:
     """A screen that needs edit rights, opened on a phone without them."""
     if not ctx.actions.identified:
-        return message_view(ctx, route, "One moment", "Checking this phone's rights…")
+        return message_view(ctx, route, "One moment", CHECKING)
     entry = CodeEntry(ctx, game_id, ctx.router_refresh)
     bar = app_bar(ctx, "Enter the table code", back_to=f"/game/{game_id}")
     return screen(route, bar, [
