@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, Route, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("TARABISH_CHROMIUM", "/usr/bin/chromium")
@@ -255,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
                 try:
                     page.get_by_text("Score sheet").first.wait_for(timeout=10_000)
                     showing += 1
-                except Exception:  # noqa: BLE001 - counted, not raised
+                except PlaywrightError:  # counted, not raised
                     pass
             print(f"phones showing their sheet afterwards: {showing} of {len(pages)}; "
                   f"load average {os.getloadavg()[0]:.1f}", flush=True)
