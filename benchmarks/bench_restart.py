@@ -60,6 +60,7 @@ RECORDER = """
   const note = (what) => window.benchNote(what, performance.timeOrigin + performance.now());
   const Native = window.WebSocket;
   function Recorded(url, protocols) {
+    note("attempt");
     const socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
     let first = true;
     socket.addEventListener("message", () => {
@@ -184,7 +185,7 @@ def open_phones(browser: Browser, base: str, games: list[str], phones: int, stra
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--phones", type=int, default=12)
-    parser.add_argument("--down", type=float, default=10.0,
+    parser.add_argument("--down", type=float, default=20.0,
                         help="seconds between the kill and the new server's start")
     parser.add_argument("--strategy", choices=("hold", "reload", "flet"), default="hold")
     parser.add_argument("--limit", type=float, default=170.0, help="give up after this")
@@ -251,6 +252,10 @@ def main(argv: list[str] | None = None) -> int:
                   + (f"; {stuck} not back within the limit" if stuck else ""), flush=True)
             print(f"board, kill -> message shown: {percentiles(board_lost[:1])}; "
                   f"server answering -> live again: {percentiles(board_live[:1])}", flush=True)
+            attempts = [f"{at - killed:.1f}" for what, at in notes[0]
+                        if what == "attempt" and at > killed]
+            print(f"phone 1 opened a websocket at {', '.join(attempts)} s after the kill",
+                  flush=True)
             showing = 0
             for page in pages:
                 try:
