@@ -29,6 +29,7 @@ ever contacted.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -188,8 +189,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--down", type=float, default=20.0,
                         help="seconds between the kill and the new server's start")
     parser.add_argument("--strategy", choices=("hold", "reload", "flet"), default="hold")
-    parser.add_argument("--limit", type=float, default=170.0, help="give up after this")
+    parser.add_argument("--limit", type=float, default=170.0,
+                        help="seconds; past this, stop waiting and print what came")
     args = parser.parse_args(argv)
+    # `timeout` sends SIGTERM: stop through `finally`, so no server is left running.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(124))
     deadline = time.monotonic() + args.limit
     work = Path(tempfile.mkdtemp(prefix="bench-restart-"))
     data = work / "data"
@@ -233,9 +237,10 @@ def main(argv: list[str] | None = None) -> int:
 
             while time.monotonic() < deadline and any(back(n) is None for n in notes):
                 pages[0].wait_for_timeout(100)
-            board.wait_for_function(
-                "document.getElementById('live').textContent === 'live'",
-                timeout=max(1.0, deadline - time.monotonic()) * 1000)
+            with contextlib.suppress(PlaywrightError):  # reported as "none" below
+                board.wait_for_function(
+                    "document.getElementById('live').textContent === 'live'",
+                    timeout=max(1.0, deadline - time.monotonic()) * 1000)
 
             shown = [min(at for what, at in notes[n] if what == "message" and at > killed)
                      - killed for n in notes
@@ -258,8 +263,13 @@ def main(argv: list[str] | None = None) -> int:
                   flush=True)
             showing = 0
             for page in pages:
+                left = deadline - time.monotonic()
                 try:
-                    page.get_by_text("Score sheet").first.wait_for(timeout=10_000)
+                    # A reloaded page has its accessibility tree off again.
+                    if page.locator("flt-semantics-placeholder").count():
+                        page.eval_on_selector("flt-semantics-placeholder", "e => e.click()")
+                    page.get_by_text("Score sheet").first.wait_for(
+                        timeout=max(100.0, min(10.0, left) * 1000))
                     showing += 1
                 except PlaywrightError:  # counted, not raised
                     pass
