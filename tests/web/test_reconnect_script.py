@@ -49,3 +49,18 @@ def test_the_script_asks_only_its_own_server() -> None:
     text = SCRIPT.decode()
     assert "http://" not in text and "https://" not in text and "//" + "cdn" not in text
     assert len(gzip.compress(SCRIPT)) < 4_000  # a few KB on the first visit
+
+
+def test_the_phone_alone_site_has_no_server_to_watch(tmp_path: Path) -> None:
+    """`tarabish build-web` writes its index.html from Flet's own: no tag, no /alive."""
+    import shutil
+
+    from flet_web import get_package_web_dir
+
+    from scorer.webbuild.site import _write_index
+
+    shutil.copyfile(Path(get_package_web_dir()) / "index.html", tmp_path / "index.html")
+    _write_index(tmp_path, "/")
+    page = (tmp_path / "index.html").read_bytes()
+    assert b"flet.pyodide = true" in page
+    assert SCRIPT_TAG not in page and SCRIPT_PATH.encode() not in page
