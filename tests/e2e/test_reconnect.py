@@ -74,6 +74,8 @@ def test_phone_and_board_say_the_server_is_lost_and_come_back(
     screenshot(board, "reconnect-lost-board-dark")
     board.emulate_media(color_scheme="light")
     screenshot(board, "reconnect-lost-board")
+    board.set_viewport_size({"width": 1920, "height": 1080})
+    screenshot(board, "reconnect-lost-board-1080")
 
     # A new server process on the same port and games: the phone's old session is
     # gone, and it shows its game again, live: a hand saved by the table's other
