@@ -53,6 +53,7 @@ from scorer.web.compression import (
 )
 from scorer.web.crash_notice import CrashNoticeMiddleware
 from scorer.web.flet_names import app_sources, flet_names, resolve_flet_names
+from scorer.web.reconnect import ReconnectScriptMiddleware, add_reconnect_routes
 from scorer.web.sessions import LIMITS, ServerSessions, SessionGuard
 
 logger = logging.getLogger(__name__)
@@ -129,6 +130,10 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
         logger.warning("assets folder not found: %s (suit symbols may not draw)", ASSETS_DIR)
 
     app: FastAPI = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
+    # A page that loses the server says so and comes back as soon as it answers
+    # (scorer.web.reconnect). Added first, so innermost: the compression added
+    # next, around it, compresses the page with its script tag in it.
+    app.add_middleware(ReconnectScriptMiddleware)
     # Compressed page files, compressed once, revalidated with ETags (see
     # scorer.web.compression). Outermost, so it sees every response.
     app.add_middleware(CompressionMiddleware, cache=compressed or compression_cache)
@@ -159,6 +164,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
         return await handle_import(request, CONFIG.import_key, get_store, codes_for)
 
     app.state.board_hub = add_club_night(app)
+    add_reconnect_routes(app)
 
     icon_font = ASSETS_DIR / "fonts" / ICON_FONT_SUBSET
     if icon_font.is_file():

@@ -153,7 +153,8 @@ def test_a_club_night_from_set_up_to_standings(
     # The server is stopped and started again: the board comes back by itself, with
     # round 2 as it was saved, and so does the organiser's phone.
     server.stop()
-    expect(board.locator("#live")).to_have_text("reconnecting…", timeout=20_000)
+    expect(board.locator("#live")).to_have_text("Lost the table server. Trying again…",
+                                                timeout=20_000)
     start_server(data_dir=server.data_dir, port=server.port)
     expect(board.locator("#live")).to_have_text("live", timeout=40_000)
     expect(board.locator("#round")).to_contain_text("round 2 of 3")

@@ -1,8 +1,9 @@
 // The standings board: asks the server for the board's state and waits (a long
 // poll: the server answers as soon as a game or the event changes, or after 25 s
 // with nothing new), then redraws only what changed: the table whose score moved,
-// the standings when they moved. After a server restart it keeps asking, slower
-// and slower (at most every 10 s), and carries on by itself.
+// the standings when they moved. When the server is lost it says so at once and
+// asks again every 500 ms (every 2 s after a minute), for the whole state, so it
+// is live again as soon as a restarted server answers.
 "use strict";
 
 const eventId = document.body.dataset.event;
@@ -13,6 +14,8 @@ let clockCalled = false;
 let serverOffset = 0; // server time minus this browser's time, in ms
 // For tests and the benchmark: when each redraw happened and what it touched.
 window.boardRedraws = [];
+// ...and when it lost the server and was live again.
+window.boardLink = [];
 
 function text(tag, value, cls) {
   const el = document.createElement(tag);
@@ -182,16 +185,27 @@ function draw(state) {
   }
 }
 
+const RETRY_MS = 500;
+const SLOW_RETRY_MS = 2000;
+const SLOW_AFTER_MS = 60_000;
+const BUSY_RETRY_MS = 5000;  // the server asks for patience (503): as it says
+
 function live(ok) {
   const el = $("live");
+  const words = ok ? "live" : "Lost the table server. Trying again…";
+  if (el.textContent === words) return;
   el.classList.toggle("down", !ok);
-  el.textContent = ok ? "live" : "reconnecting…";
+  el.textContent = words;
+  window.boardLink.push({ at: performance.timeOrigin + performance.now(),
+                         what: ok ? "live" : "lost" });
+  if (window.boardLink.length > 200) window.boardLink.splice(0, 50);
 }
 
 async function follow() {
   let etag = "";
-  let wait = 500;
+  let lostAt = 0;
   for (;;) {
+    let wait = RETRY_MS;
     try {
       const answer = await fetch(`/board/${eventId}/state?after=${encodeURIComponent(etag)}`,
                                  { cache: "no-store" });
@@ -201,7 +215,7 @@ async function follow() {
         etag = answer.headers.get("X-Board-Version") || "";
         draw(await answer.json());
         live(true);
-        wait = 500;
+        lostAt = 0;
         continue;
       }
       if (answer.status === 204) { live(true); continue; }
@@ -210,11 +224,16 @@ async function follow() {
         live(false);
         return;
       }
+      if (answer.status === 503) wait = BUSY_RETRY_MS;
       throw new Error(`status ${answer.status}`);
     } catch (_error) {
       live(false);
+      // Ask for the whole state next: a restarted server may number its
+      // versions as the old one did, and would keep a "changed since" waiting.
+      etag = "";
+      if (!lostAt) lostAt = performance.now();
+      if (performance.now() - lostAt > SLOW_AFTER_MS) wait = Math.max(wait, SLOW_RETRY_MS);
       await new Promise((done) => setTimeout(done, wait));
-      wait = Math.min(10_000, wait * 2);
     }
   }
 }
