@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+import secrets
 from collections.abc import Iterator
 from typing import Any
 
+from flet.controls import id_counter
 from flet.controls.base_control import BaseControl
 from flet.controls.object_patch import DiffBuilder
 from flet.messaging.protocol import Message
@@ -93,3 +96,23 @@ def keep_retained_controls() -> None:
     removed_controls._keeps = True  # type: ignore[attr-defined]
     DiffBuilder._compare_dataclasses = compared  # type: ignore[method-assign]
     DiffBuilder._removed_controls = removed_controls  # type: ignore[method-assign]
+
+
+CONTROL_ID_SPAN = 1 << 30
+"""Control ids of one process start somewhere in [2**20, 2**30 + 2**20): far apart
+between two processes, and well under 2**31 after a billion controls."""
+
+
+def fresh_control_ids() -> None:
+    """Flet 1.0.5 numbers controls from 3 in every process, and the phone's client
+    binds a service (SharedPreferences) to its control id. A tab that reconnects to a
+    new server process keeps its old binding for an id the new session reuses, now
+    tied to the old control: every read of what the phone keeps timed out (10 s), and
+    a holder showed as a watcher until a reload. Ids that start at a random point in
+    each process never meet the old session's."""
+    counter = id_counter.ControlId
+    if getattr(counter, "_fresh", False):
+        return
+    start = (1 << 20) + secrets.randbelow(CONTROL_ID_SPAN)
+    counter._counter = itertools.count(start)
+    counter._fresh = True  # type: ignore[attr-defined]

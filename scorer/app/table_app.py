@@ -10,6 +10,7 @@ from scorer.app import CONFIG, FONTS
 from scorer.app.context import AppContext
 from scorer.app.flet_tuning import (
     forget_sent_changes,
+    fresh_control_ids,
     keep_retained_controls,
     short_message_repr,
 )
@@ -21,6 +22,7 @@ logger = logging.getLogger(__name__)
 short_message_repr()
 forget_sent_changes()
 keep_retained_controls()
+fresh_control_ids()
 
 
 def main(page: ft.Page) -> None:

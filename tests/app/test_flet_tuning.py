@@ -72,3 +72,18 @@ def test_a_part_kept_in_a_screen_drawn_again_still_answers_taps() -> None:
         shown.update()
         assert page.get_control(row._i) is row
         assert page.get_control(cast(ft.Control, row.content)._i) is row.content
+
+
+def test_control_ids_of_a_process_start_at_a_random_point_far_from_three() -> None:
+    """A tab reconnected to a new process kept the old session's service bound to id
+    123; the new session's SharedPreferences got 123 again and never answered."""
+    from flet.controls import id_counter
+
+    from scorer.app.flet_tuning import CONTROL_ID_SPAN, fresh_control_ids
+
+    fresh_control_ids()
+    first = ft.Text("a")._i
+    fresh_control_ids()  # once a process: a second call does not move the ids
+    assert ft.Text("b")._i == first + 1
+    assert 1 << 20 <= first < (1 << 20) + CONTROL_ID_SPAN + 10_000_000
+    assert getattr(id_counter.ControlId, "_fresh", False)

@@ -84,6 +84,10 @@ def test_phone_and_board_say_the_server_is_lost_and_come_back(
     expect(phone.get_by_text(LOST)).to_have_count(0, timeout=20_000)
     expect(board.locator("#live")).to_have_text("live", timeout=20_000)
     expect(phone.get_by_text("Hand 1:", exact=False)).to_be_visible()
+    # The phone held the game before the restart and holds it after (issue 31: a
+    # restart once turned a holder into a watcher).
+    expect(phone.get_by_role("button", name="Record hand")).to_be_visible(timeout=20_000)
+    expect(phone.get_by_text("Watching", exact=False)).to_have_count(0)
     other = table_phone(new_context(), again.url, game, code, open_app)
     save_hand(other, "Ann")
     expect(phone.get_by_text("Hand 2:", exact=False)).to_be_visible(timeout=10_000)
