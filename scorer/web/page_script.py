@@ -21,7 +21,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 RIVE_CDN = "https://cdn.jsdelivr.net/npm/@rive-app/"
-NO_RIVE = "data:text/javascript,window.RiveNative=()=>Promise.resolve(null)"
+NO_RIVE = "data:text/javascript,window.RiveNative=()=>new Promise(()=>{})"
 PAGE_SCRIPT = f"""<script>
 // Flet's client asks a CDN for the Rive runtime (unused): answer "none", asking no one.
 (() => {{
