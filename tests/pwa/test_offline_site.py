@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 from pwa_phone import Phone
 from table_steps import see, tap
@@ -13,6 +14,7 @@ from test_phone_alone import start_game
 
 from scorer.webbuild.static_server import SiteServer
 
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 SETTLE_MS = 1_000
 """Time for what a screen asks after its first frame (a fallback font) to be asked."""
 
@@ -29,6 +31,11 @@ def test_every_screen_of_the_phone_alone_site_stays_on_this_phone(
     tap(page, re.compile("Hearts"))
     see(page, "Spades")
     page.wait_for_timeout(SETTLE_MS)
+    page.mouse.move(195, 300)
+    page.mouse.wheel(0, -2_000)  # back up to the trumps
+    page.wait_for_timeout(500)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SHOTS / "phone-alone-record-hand.png")  # the suits drawn, no boxes
     for route, words in [
         ("#/rules", "Players, partners and seats"),
         ("#/check", "Run checker"),
