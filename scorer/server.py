@@ -53,6 +53,7 @@ from scorer.web.compression import (
 )
 from scorer.web.crash_notice import CrashNoticeMiddleware
 from scorer.web.flet_names import app_sources, flet_names, resolve_flet_names
+from scorer.web.page_script import PageScriptApp
 from scorer.web.reconnect import ReconnectScriptMiddleware, add_reconnect_routes
 from scorer.web.sessions import LIMITS, ServerSessions, SessionGuard
 
@@ -194,7 +195,8 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     # a CDN, /openapi.json lists the routes): nothing a guest needs.
     page_app.router.routes = [r for r in page_app.router.routes
                               if getattr(r, "path", None) not in API_PAGES]
-    app.mount("/", page_app)
+    # Its index.html gets our script: the page asks no other host (scorer.web.page_script).
+    app.mount("/", PageScriptApp(page_app))
     return app
 
 
@@ -250,6 +252,12 @@ def trimmed_font_manifest() -> bytes:
             if not str(f.get("family", "")).startswith(UNUSED_FONT_PREFIXES)]
     if not any(f.get("family") == "Roboto" for f in kept):
         kept.append({"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]})
+    # Our fonts too: Flutter loads the manifest's before the first frame, so no
+    # text is laid out before they are there (page.fonts arrive after it: for
+    # those frames a suit fell back to a Noto font asked of the server, a 404).
+    # Manifest assets are under assets/; ours are served at the site root.
+    kept += [{"family": family, "fonts": [{"asset": f"../{path}"}]}
+             for family, path in FONTS.items()]
     return json.dumps(kept, indent=1).encode("utf-8")
 
 

@@ -80,11 +80,13 @@ class AppConfig:
 
 CONFIG = AppConfig()
 
-# Fonts registered on every page (`page.fonts`, see `scorer.app.main`). Files
-# live in the repository's assets/ folder, which the server serves at the site
-# root. Roboto (Flet's default) has no card-suit glyphs, so text showing
-# ♠ ♥ ♦ ♣ must use `font_family=SUIT_FONT` (the theme uses it for all text).
-# The Flet client downloads every registered font on each first load, so the
+# Fonts registered on every page, through the FontManifest the server serves
+# (`scorer.server.trimmed_font_manifest`: loaded before the first frame, so no
+# text falls back to a Noto font asked of the server). Files live in the
+# repository's assets/ folder, which the server serves at the site root.
+# Roboto (Flet's default) has no card-suit glyphs, so text showing ♠ ♥ ♦ ♣
+# must use `font_family=SUIT_FONT` (the theme uses it for all text).
+# The page downloads every registered font on each first load, so the
 # registered face is a subset of DejaVu Sans (48 KB instead of 0.76 MB: Latin,
 # punctuation, suits and every character of the app's texts), made by
 # `uv run python tools/subset_fonts.py`; run it again after adding a text with

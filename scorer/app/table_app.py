@@ -6,7 +6,7 @@ import logging
 
 import flet as ft
 
-from scorer.app import CONFIG, FONTS
+from scorer.app import CONFIG
 from scorer.app.context import AppContext
 from scorer.app.flet_tuning import (
     forget_sent_changes,
@@ -28,7 +28,8 @@ fresh_control_ids()
 def main(page: ft.Page) -> None:
     """Start one session: the screen for the page's address, from the store."""
     page.title = "Tarabish"
-    page.fonts = FONTS
+    # No page.fonts: FONTS come in the FontManifest (scorer.server), ready before the
+    # first frame; page.fonts would ask for the same file again after it.
     apply_theme(page)
     sessions = CONFIG.sessions
     address = sessions.opened(page.session)  # may expire this address's abandoned pages

@@ -223,6 +223,7 @@ def _write_index(out: Path, base: str) -> None:
     from flet_web import patch_index_html
 
     from scorer.server import APP_DESCRIPTION, APP_NAME
+    from scorer.web.page_script import HEAD_END, PAGE_SCRIPT
     from scorer.webbuild.wheels import PYODIDE_VERSION
 
     index = out / "index.html"
@@ -245,6 +246,8 @@ def _write_index(out: Path, base: str) -> None:
     html = _replace_once(html, '<link rel="icon" type="image/png" href="favicon.png" />',
                          '<link rel="icon" type="image/png" href="icons/icon-192.png" />')
     html = _replace_once(html, "#loading img {", "#loading img { display: none;")
+    # Flet's client would ask a CDN for the Rive runtime (scorer.web.page_script).
+    html = _replace_once(html, HEAD_END, PAGE_SCRIPT + HEAD_END)
     index.write_text(html, encoding="utf-8")
 
 

@@ -10,7 +10,11 @@ Fixtures
                     dark: @pytest.mark.browser_context_args(color_scheme="dark")
                     or set_color_scheme(page, "dark") on a loaded page.
     new_context     pytest-playwright's factory: new_context(**context_args),
-                    e.g. a second phone at the same table.
+                    e.g. a second phone at the same table. Every context it
+                    makes (so `page` and `context` too) is watched: a test
+                    fails when a page asked another host, got an answer >= 400
+                    or a request failed (@pytest.mark.server_stops: a test that
+                    stops its server on purpose lets failed requests pass).
 
 Helper fixtures (each returns a function; importing from a conftest is fragile)
     open_app            open_app(page, url, first_text="Tarabish",
@@ -40,7 +44,8 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Page, Request
+from page_requests import RequestWatch
+from playwright.sync_api import BrowserContext, Page, Request
 from table_steps import Phone
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -230,6 +235,23 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
         "executable_path": CHROMIUM,
         "args": CHROMIUM_ARGS,
     }
+
+
+@pytest.fixture
+def new_context(new_context: Callable[..., BrowserContext],
+                request: pytest.FixtureRequest) -> Iterator[Callable[..., BrowserContext]]:
+    """pytest-playwright's factory, every context watched (page_requests): the page
+    asks nothing of another host and gets no error, on every screen of every test."""
+    watch = RequestWatch()
+
+    def make(**kwargs: Any) -> BrowserContext:
+        return watch.watch(new_context(**kwargs))
+
+    yield make
+    stops = request.node.get_closest_marker("server_stops") is not None
+    if problems := watch.problems(errors_expected=stops):
+        pytest.fail("the page asked the network for what it should not:\n  "
+                    + "\n  ".join(problems[:20]), pytrace=False)
 
 
 @pytest.fixture(scope="session")

@@ -67,6 +67,7 @@ def save_hand(page: Page, caller: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.server_stops
 def test_a_club_night_from_set_up_to_standings(
     new_context: Callable[..., BrowserContext], start_server: Callable[..., Any],
     open_app: Callable[..., float], screenshot: Callable[[Page, str], Path],

@@ -8,7 +8,8 @@ reach the internet: what works here works in airplane mode.
 Fixtures
     built_site      Path of the built site (session)
     site_server     factory: site_server() -> a running SiteServer (stopped after the test)
-    phone           a fresh phone (browser context, 390x844) with its request log
+    phone           a fresh phone (browser context, 390x844) with its request log; the
+                    test fails if a page asked another host or got an error (page_requests)
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from pwa_phone import Phone
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "tests" / "e2e"))  # table_steps: what a player does
+
+from page_requests import RequestWatch  # noqa: E402
 
 from scorer.webbuild.build_cache import BuildCache  # noqa: E402
 from scorer.webbuild.site import build_site  # noqa: E402
@@ -92,10 +95,19 @@ def _launch(pw: Playwright) -> Browser:
 
 
 @pytest.fixture
-def phone(pwa_browser: Browser) -> Iterator[Phone]:
-    context = pwa_browser.new_context(viewport=PHONE_VIEWPORT, accept_downloads=True)
+def phone(pwa_browser: Browser, request: pytest.FixtureRequest) -> Iterator[Phone]:
+    """A fresh phone; the test fails if its pages asked another host, got an answer
+    >= 400 or saw a request fail (@pytest.mark.server_stops: failures pass)."""
+    watch = RequestWatch()
+    context = watch.watch(pwa_browser.new_context(viewport=PHONE_VIEWPORT,
+                                                  accept_downloads=True))
     yield Phone(context)
+    stops = request.node.get_closest_marker("server_stops") is not None
+    problems = watch.problems(errors_expected=stops)
     context.close()
+    if problems:
+        pytest.fail("the page asked the network for what it should not:\n  "
+                    + "\n  ".join(problems[:20]), pytrace=False)
 
 
 def open_site(page: Page, url: str, first_text: str = "New game") -> float:
