@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 from test_club_night import save_hand, table_phone
 
@@ -41,6 +42,7 @@ def club_night(data_dir: Path) -> tuple[str, str, str]:
     return event_id, table.group(1), table.group(2)
 
 
+@pytest.mark.server_stops
 def test_phone_and_board_say_the_server_is_lost_and_come_back(
     new_context: Callable[..., BrowserContext],
     start_server: Callable[..., Any],
