@@ -46,6 +46,8 @@ MAX_WAITING_PER_ADDRESS = 8
 STATES_KEPT = 16
 """Events whose last board state is kept."""
 CLOCK_CHECK_S = 1.0
+GONE_CHECK_S = 1.0
+"""How often a waiting board's request checks that the board is still there."""
 
 
 class BoardHub:
@@ -164,7 +166,7 @@ def add_club_routes(app: FastAPI, service: Callable[[], EventService],
             return Response(status_code=503, headers={"Retry-After": "5"})
         hub.waiting[address] = mine + 1
         try:
-            if after and not await hub.wait_for_change(event_id, after[:32], WAIT_S):
+            if after and not await _wait_while_there(hub, request, event_id, after[:32]):
                 return Response(status_code=204, headers={"Cache-Control": "no-store"})
             tag, body = await hub.state(event_id)
         finally:
@@ -214,6 +216,18 @@ def start_clock_watch(service: Callable[[], EventService],
     thread = threading.Thread(target=run, name="club-clock", daemon=True)
     thread.start()
     return thread
+
+
+async def _wait_while_there(hub: BoardHub, request: Request, event_id: str, tag: str) -> bool:
+    """Wait for a change, as `wait_for_change`, but give up as soon as the board has gone
+    (reloaded, closed): a TV reloaded a few times must not use up its address's places."""
+    deadline = time.monotonic() + WAIT_S
+    while (left := deadline - time.monotonic()) > 0:
+        if await hub.wait_for_change(event_id, tag, min(GONE_CHECK_S, left)):
+            return True
+        if await request.is_disconnected():
+            return False
+    return False
 
 
 async def _exists(service: Callable[[], EventService], event_id: str) -> bool:

@@ -3,11 +3,15 @@
 // with nothing new), then redraws only what changed: the table whose score moved,
 // the standings when they moved. After a server restart it keeps asking, slower
 // and slower (at most every 10 s), and carries on by itself.
+//
+// A wide screen (a TV) cannot scroll: after every change of content and every resize
+// the page is fitted to the screen (fit), never below a text size the hall can read;
+// a night too big for one screen is shown a page at a time, turning by itself.
 "use strict";
 
 const eventId = document.body.dataset.event;
 const $ = (id) => document.getElementById(id);
-const drawn = { tables: new Map(), standings: "", header: "", shape: "" };
+const drawn = { tables: new Map(), standings: "", header: "", counted: "" };
 let clockEnds = null;
 let clockCalled = false;
 let serverOffset = 0; // server time minus this browser's time, in ms
@@ -21,8 +25,15 @@ function text(tag, value, cls) {
   return el;
 }
 
+const NO_BREAK = "\u00a0";
+
 function names(list) {
-  return list.join(" & ");
+  // One team on one line: a narrow box wraps between teams, never inside one ("Max &" / "Ned").
+  return list.map((name) => name.replaceAll(" ", NO_BREAK)).join(`${NO_BREAK}&${NO_BREAK}`);
+}
+
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 function tableCard(t) {
@@ -31,7 +42,7 @@ function tableCard(t) {
   card.dataset.table = t.table;
   const head = document.createElement("header");
   head.append(text("b", `Table ${t.table}`),
-              text("span", t.hands === 1 ? "1 hand" : `${t.hands} hands`));
+              text("span", plural(t.hands, "hand")));
   card.append(head);
   t.sides.forEach((side, n) => {
     const row = document.createElement("div");
@@ -94,9 +105,28 @@ function drawStandings(state, changed) {
     return tr;
   });
   body.replaceChildren(...rows);
-  $("standings-title").textContent = state.rounds_played
-    ? `Standings after round ${state.rounds_played}` : "Standings";
   $("rule").textContent = state.rule;
+}
+
+function countedLine(state) {
+  // What the standings count, so a column of zeros in round 1 does not look wrong.
+  const open = state.tables.filter((t) => t.state !== "done").length;
+  const playing = state.round > state.rounds_played && open
+    ? `${open} of ${plural(state.tables.length, "table")} still playing in round ${state.round}`
+    : "";
+  if (state.rounds_played) {
+    return [`after round ${state.rounds_played}`, playing].filter(Boolean).join(" · ");
+  }
+  if (playing) return `nothing counted until round ${state.round} is over · ${playing}`;
+  return "no round played yet";
+}
+
+function drawCounted(state, changed) {
+  const line = countedLine(state);
+  if (line === drawn.counted) return;
+  drawn.counted = line;
+  changed.push("counted");
+  $("counted").textContent = line;
 }
 
 function drawHeader(state, changed) {
@@ -139,29 +169,126 @@ function tick() {
   clock.textContent = `Time left ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+// Fitting. A name or a score is never smaller than NAME_PX at 1280x720 (more on a
+// bigger screen): readable from the back of a hall. Names and standings are 1rem.
+const NAME_PX = 20;
+const MOST_PX = 64;
+const PAGE_S = Math.min(60, Math.max(2, Number(new URLSearchParams(location.search).get("every"))
+  || 8));
+const pages = { tables: [], standings: [] };
+let pageTimer = null;
+
+function smallestPx() {
+  return Math.max(NAME_PX, NAME_PX * Math.min(window.innerWidth / 1280, window.innerHeight / 720));
+}
+
+function rows(part) {
+  return part === "tables" ? [...$("tables").querySelectorAll("[data-table]")]
+    : [...$("standings").tBodies[0].rows];
+}
+
+function showRows(part, [start, end]) {
+  rows(part).forEach((el, n) => { el.hidden = n < start || n >= end; });
+}
+
+function overflowing(box) {
+  // Any text cut inside `box`: an element whose content is bigger than itself.
+  for (const el of [box, ...box.querySelectorAll("*")]) {
+    if (!el.clientWidth || el.hidden) continue;
+    if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) return true;
+  }
+  return false;
+}
+
+function partFits(part) {
+  const box = $(`${part}-part`).getBoundingClientRect();
+  const bottom = window.innerHeight - parseFloat(getComputedStyle(document.body).paddingBottom);
+  return box.bottom <= bottom + 0.5 && box.right <= window.innerWidth + 0.5
+    && !overflowing($(`${part}-part`));
+}
+
+function allFits() {
+  return document.body.scrollHeight <= window.innerHeight + 1
+    && document.body.scrollWidth <= window.innerWidth + 1 && !overflowing(document.body);
+}
+
+function pagesOf(part) {
+  // Greedy: each page holds as many rows (tables, standings) as fit below the others.
+  const count = rows(part).length;
+  const found = [];
+  label(part, [count, count], count); // the longest label, while measuring
+  for (let start = 0; start < count;) {
+    let end = start + 1;
+    while (end < count) {
+      showRows(part, [start, end + 1]);
+      if (!partFits(part)) break;
+      end += 1;
+    }
+    found.push([start, end]);
+    start = end;
+  }
+  return found.length ? found : [[0, 0]];
+}
+
+function label(part, [start, end], count) {
+  const word = part === "tables" ? "Tables" : "Standings";
+  $(`${part}-title`).textContent = count && (start > 0 || end < count)
+    ? `${word} ${start + 1}–${end} of ${count}` : word;
+}
+
+function turnPage() {
+  // The page shown follows the wall clock (no drift, whatever the redraws): page k of
+  // each part in the k-th period of PAGE_S seconds.
+  clearTimeout(pageTimer);
+  pageTimer = null;
+  const period = PAGE_S * 1000;
+  const k = Math.floor(Date.now() / period);
+  for (const part of ["tables", "standings"]) {
+    const list = pages[part];
+    const shown = list.length ? list[k % list.length] : [0, rows(part).length];
+    showRows(part, shown);
+    label(part, shown, rows(part).length);
+  }
+  if (pages.tables.length > 1 || pages.standings.length > 1) {
+    pageTimer = setTimeout(turnPage, period - (Date.now() % period) + 20);
+  }
+}
+
 function fit() {
   // A wide screen shows everything at once, as large as it fits, so nobody has to
-  // scroll a TV and the hall reads it from the back: the largest text size at which
-  // the page fits the screen (between 9 and 44 px).
+  // scroll a TV; when all of it does not fit at the smallest readable size, tables and
+  // standings are shown a page at a time. A phone scrolls as any page.
   const wide = window.innerWidth >= 1000;
   document.body.classList.toggle("fit", wide);
   const root = document.documentElement;
+  pages.tables = [];
+  pages.standings = [];
+  for (const part of ["tables", "standings"]) showRows(part, [0, rows(part).length]);
   if (!wide) {
     root.style.fontSize = "";
+    turnPage();
     return;
   }
   const fits = (size) => {
     root.style.fontSize = `${size}px`;
-    return document.body.scrollHeight <= window.innerHeight + 1
-      && document.body.scrollWidth <= window.innerWidth + 1;
+    return allFits();
   };
-  let low = 9;
-  let high = 44;
-  while (high - low > 0.5) {
-    const middle = (low + high) / 2;
-    if (fits(middle)) low = middle; else high = middle;
+  let low = smallestPx();
+  if (fits(low)) {
+    let high = Math.max(low, MOST_PX);
+    while (high - low > 0.5) {
+      const middle = (low + high) / 2;
+      if (fits(middle)) low = middle; else high = middle;
+    }
+    root.style.fontSize = `${low}px`;
+  } else {
+    pages.tables = pagesOf("tables");
+    showRows("tables", pages.tables[0]);
+    pages.standings = pagesOf("standings");
   }
-  root.style.fontSize = `${low}px`;
+  turnPage();
+  window.boardFit = { px: parseFloat(root.style.fontSize) || 16,
+                      pages: [pages.tables.length, pages.standings.length] };
 }
 
 function draw(state) {
@@ -169,14 +296,9 @@ function draw(state) {
   drawHeader(state, changed);
   drawTables(state.tables, changed);
   drawStandings(state, changed);
+  drawCounted(state, changed);
   if (changed.length) {
-    // Only a change of shape can change what fits (a new score does not).
-    const shape = JSON.stringify([state.tables.length, state.standings.length,
-                                  state.byes.length, state.winners.length, Boolean(state.clock)]);
-    if (shape !== drawn.shape) {
-      drawn.shape = shape;
-      fit();
-    }
+    fit(); // any change may change what fits: a wider score, a note, a name that wraps
     window.boardRedraws.push({ at: performance.timeOrigin + performance.now(), changed });
     if (window.boardRedraws.length > 500) window.boardRedraws.splice(0, 100);
   }
@@ -219,6 +341,16 @@ async function follow() {
   }
 }
 
-setInterval(tick, 1000);
+let clockShape = "";
+setInterval(() => {
+  tick();
+  // "Time!" is longer than the minutes it replaces: fit again when the clock changes kind.
+  const clock = $("clock");
+  const shape = `${clock.hidden}${clock.classList.contains("called")}`;
+  if (shape !== clockShape) {
+    clockShape = shape;
+    fit();
+  }
+}, 1000);
 window.addEventListener("resize", fit);
 follow();
