@@ -7,7 +7,7 @@ import re
 from datetime import datetime
 
 from rules.plain_text import without_unsafe
-from scorer.events.model import MAX_PLAYERS, MAX_TEAMS
+from scorer.events.model import MAX_PLAYERS, MAX_TEAMS, plural
 
 _SPLIT = re.compile(r"\s*(?:&|\+|,|/|\band\b)\s*", re.IGNORECASE)
 
@@ -27,8 +27,14 @@ def parse_entrants(text: str, teams: bool) -> list[list[str]]:
 def counted_entrants(entrants: list[list[str]], teams: bool) -> str:
     if not entrants:
         return "No entrants yet: type them one a line."
-    word = "team" if teams else "player"
-    return f"{len(entrants)} {word}{'' if len(entrants) == 1 else 's'}"
+    return plural(len(entrants), "team" if teams else "player")
+
+
+def waiting_line(round_number: int, tables: tuple[int, ...]) -> str:
+    """Why the next round cannot start yet: `Round 3 has 2 tables still playing (2, 5).`"""
+    which = ", ".join(map(str, tables))
+    return (f"Round {round_number} has {plural(len(tables), 'table')} still playing ({which}). "
+            f"Round {round_number + 1} starts once each has ended or has a result.")
 
 
 def clock_line(ends: datetime | None, called: datetime | None, now: datetime) -> str | None:

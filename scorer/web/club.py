@@ -247,6 +247,13 @@ def _plain_page(title: str, text: str) -> str:
             f"<p>{html.escape(text)}</p></body></html>")
 
 
+def _team(first: str, second: str) -> str:
+    """A team kept on one line (no-break spaces): a card wraps between its two teams,
+    never inside one ("Max &" above "Ned")."""
+    return "&nbsp;&amp;&nbsp;".join(html.escape(name).replace(" ", "&nbsp;")
+                                    for name in (first, second))
+
+
 def _cards_page(service: EventService, event_id: str, base: str, organiser: bool) -> str:
     """One card a table of the current round: number, players, a QR code of the
     table's game and, for the organiser only, its table code."""
@@ -257,8 +264,8 @@ def _cards_page(service: EventService, event_id: str, base: str, organiser: bool
     cards: list[str] = []
     for t in () if current is None else current.tables:
         seats = seat_names(ev, t.sides)
-        people = (f"<li>{html.escape(seats[0])} &amp; {html.escape(seats[2])}</li>"
-                  f"<li>v {html.escape(seats[1])} &amp; {html.escape(seats[3])}</li>")
+        people = (f"<li>{_team(seats[0], seats[2])}</li>"
+                  f"<li>v {_team(seats[1], seats[3])}</li>")
         address = game_url(base, t.game) if t.game else ""
         qr = qr_svg(address) if address else ""
         code = rights.code(t.game) if organiser and t.game else None

@@ -29,7 +29,7 @@ def teams(count: int) -> list[list[str]]:
 
 def seed_night(data_dir: Path, tables: int, moment: str) -> str:
     """A swiss night of 2 x `tables` teams, to 1000: `before` round 1, just `started`
-    (no hand yet), `during` it (a third of the tables done, a third half way, a third
+    (no hand yet), at its `first hand` (table 1 has one), `during` it (a third of the tables done, a third half way, a third
     not started) or `after` it."""
     with GameStore(data_dir) as store:
         service = EventService(store)
@@ -42,6 +42,7 @@ def seed_night(data_dir: Path, tables: int, moment: str) -> str:
             for n, t in enumerate(record.tables):
                 hands: list[dict[str, Any]] = (
                     [] if moment == "started" else
+                    ([FIRST_HAND] if n == 0 else []) if moment == "first hand" else
                     WHOLE_GAME if moment == "after" or n % 3 == 0 else
                     HALF_GAME if n % 3 == 1 else [])
                 for hand in hands:

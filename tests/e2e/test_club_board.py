@@ -115,8 +115,7 @@ def test_the_board_fits_a_hall_screen_at_every_moment(
                 if moment == "during":  # what the standings count, not a column of zeros
                     open_tables = tables - len(range(0, tables, 3))
                     expect(counted).to_have_text(
-                        f"nothing counted until round 1 is over · {open_tables} of "
-                        f"{tables} tables still playing in round 1")
+                        f"none counted yet · {open_tables} of {tables} tables still playing")
                 else:
                     expect(counted).to_have_text(
                         "after round 1" if moment == "after" else "no round played yet")

@@ -28,8 +28,8 @@ function text(tag, value, cls) {
 const NO_BREAK = "\u00a0";
 
 function names(list) {
-  // One team on one line: a narrow box wraps between teams, never inside one ("Max &" / "Ned").
-  return list.map((name) => name.replaceAll(" ", NO_BREAK)).join(`${NO_BREAK}&${NO_BREAK}`);
+  // A narrow box wraps a team only after its "&", never inside a name ("Angu" / "s B.").
+  return list.map((name) => name.replaceAll(" ", NO_BREAK)).join(`${NO_BREAK}& `);
 }
 
 function plural(count, word) {
@@ -112,12 +112,12 @@ function countedLine(state) {
   // What the standings count, so a column of zeros in round 1 does not look wrong.
   const open = state.tables.filter((t) => t.state !== "done").length;
   const playing = state.round > state.rounds_played && open
-    ? `${open} of ${plural(state.tables.length, "table")} still playing in round ${state.round}`
+    ? `${open} of ${plural(state.tables.length, "table")} still playing`
     : "";
   if (state.rounds_played) {
     return [`after round ${state.rounds_played}`, playing].filter(Boolean).join(" · ");
   }
-  if (playing) return `nothing counted until round ${state.round} is over · ${playing}`;
+  if (playing) return `none counted yet · ${playing}`;
   return "no round played yet";
 }
 
@@ -130,16 +130,14 @@ function drawCounted(state, changed) {
 }
 
 function drawHeader(state, changed) {
-  const key = JSON.stringify([state.name, state.format, state.round, state.rounds, state.over,
+  const key = JSON.stringify([state.name, state.format, state.where, state.over,
                               state.clock, state.byes, state.winners]);
   if (key === drawn.header) return;
   drawn.header = key;
   changed.push("header");
   document.title = `${state.name}: standings`;
   $("name").textContent = state.name;
-  const where = state.over ? `all ${state.rounds} rounds played`
-    : state.round ? `round ${state.round} of ${state.rounds}` : `${state.rounds} rounds, not started`;
-  $("round").textContent = `${state.format} · ${where}`;
+  $("round").textContent = `${state.format} · ${state.where}`;
   clockEnds = state.clock && !state.over ? Date.parse(state.clock.ends) : null;
   clockCalled = Boolean(state.clock && state.clock.called);
   tick();
