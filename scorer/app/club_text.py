@@ -9,6 +9,7 @@ from datetime import datetime
 from rules.plain_text import without_unsafe
 from scorer.events.model import MAX_PLAYERS, MAX_TEAMS, plural
 
+NO_BREAK = "\u00a0"
 _SPLIT = re.compile(r"\s*(?:&|\+|,|/|\band\b)\s*", re.IGNORECASE)
 
 
@@ -45,3 +46,9 @@ def clock_line(ends: datetime | None, called: datetime | None, now: datetime) ->
         return "Time is called: each table finishes the hand in play."
     minutes = int((ends - now).total_seconds() // 60) + 1
     return f"{minutes} min left on the clock"
+
+
+def team(names: tuple[str, ...] | list[str]) -> str:
+    """`Ann & Bob` as a narrow screen may wrap it: only after the "&", never inside a
+    name ("Roderick" / "M.")."""
+    return f"{NO_BREAK}& ".join(name.replace(" ", NO_BREAK) for name in names)

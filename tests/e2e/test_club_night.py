@@ -39,7 +39,7 @@ def set_up_night(page: Page, url: str, open_app: Callable[..., float]) -> str:
     page.wait_for_timeout(300)
     box.press_sequentially("\n".join(TEAMS), delay=15)
     expect(page.get_by_text("4 teams")).to_be_visible()
-    page.get_by_role("button", name="300", exact=True).click()
+    page.get_by_role("button", name="Play to 300").click()
     page.get_by_role("button", name="Create club night").click()
     page.wait_for_url(re.compile(r"/club/[0-9a-f]{8}$"))
     expect(page.get_by_text("Organiser code", exact=False).first).to_be_visible()

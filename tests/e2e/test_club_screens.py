@@ -59,11 +59,18 @@ def test_an_organiser_and_a_table_read_the_night(
     open_app(page, f"{server.url}club/new", first_text="New club night")
     type_into(page, "Name of the night", "Legion Friday")
     entrants = page.get_by_role("textbox", name="Entrants")
+    entrants.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)  # a thumb waits for the screen to stop moving
     entrants.click()
     page.wait_for_timeout(300)
     entrants.press_sequentially("Ann & Bob\nCid & Dee", delay=15)
     see(page, "2 teams")
+    other = page.get_by_role("textbox", name="Other")
+    other.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
     type_into(page, "Other", "750")
+    page.wait_for_timeout(500)
+    see(page, "2 teams")  # still a night of teams: no tap went astray
     screenshot(page, f"club-new-target-{phone.tag}")
     tap(page, "Create club night")
     page.wait_for_url(re.compile(r"/club/[0-9a-f]{8}$"))

@@ -18,7 +18,7 @@ import flet as ft
 
 from scorer.app import CONFIG
 from scorer.app.club_actions import ClubActions
-from scorer.app.club_text import clock_line, waiting_line
+from scorer.app.club_text import clock_line, team, waiting_line
 from scorer.app.context import AppContext
 from scorer.app.event_access import club_topic, hear_club
 from scorer.app.theme import RADIUS
@@ -163,7 +163,7 @@ class EventScreen:
         organiser = self.club.organises(self.event_id)
         clock = None if current is None or view.over else clock_line(
             current.clock_ends, current.time_called, datetime.now(UTC))
-        winners = tuple(" & ".join(s.names) for s in view.standings if s.rank == 1)
+        winners = tuple(team(s.names) for s in view.standings if s.rank == 1)
         head = (ev.format, len(ev.played), ev.rounds, view.over, clock, winners)
         body: list[ft.Control] = [
             kept.part("header", head, lambda: self.header(view, clock, winners)),
@@ -186,14 +186,14 @@ class EventScreen:
             cards = []
             for table in current.tables:
                 found = view.results[(current.round, table.table)]
-                names = tuple(" & ".join(ev.names_of(side)) for side in table.sides)
+                names = tuple(team(ev.names_of(side)) for side in table.sides)
                 cards.append(kept.part(
                     f"table{table.table}", (current.round, table, found, names, organiser),
                     lambda t=table, f=found, n=names: self.table_card(
                         current.round, t, f, n, organiser)))
             if current.byes:
                 cards.append(ft.Text("Bye (a win with no points): " + ", ".join(
-                    " & ".join(ev.entrant(b).names) for b in current.byes), size=14))
+                    team(ev.entrant(b).names) for b in current.byes), size=14))
             body.append(section(f"Round {current.round}", *cards))
         body.append(kept.part("standings", (view.standings, view.rounds_played),
                               lambda: self.standings(view)))
@@ -292,7 +292,7 @@ class EventScreen:
     def standings(self, view: EventView) -> ft.Control:
         rows = [ft.Row([
             ft.Text(str(s.rank), size=15, width=28),
-            ft.Text(" & ".join(s.names) + (" (withdrawn)" if s.withdrawn else ""), size=15,
+            ft.Text(team(s.names) + (" (withdrawn)" if s.withdrawn else ""), size=15,
                     expand=True),
             ft.Text(f"{s.wins}-{s.losses}", size=15, width=44),
             ft.Text(f"{s.difference:+d}", size=15, width=56, text_align=ft.TextAlign.RIGHT),

@@ -64,6 +64,8 @@ class NewEventForm:
         if "format" in changes:
             self.rounds = None
             self.entrants.hint_text = ENTRANTS_HINT[self.format.teams]
+            # "4 teams" becomes "4 players" with the format, not at the next key typed.
+            self.count.value = counted_entrants(self.typed(), self.format.teams)
         self.render()
 
     def step_rounds(self, by: int) -> None:
