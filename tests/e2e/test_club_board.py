@@ -150,3 +150,12 @@ def test_the_board_fits_again_when_results_come_in(
         expect(cell).to_have_text("1134", timeout=5_000)  # the board follows by itself
         board.wait_for_timeout(200)
         fits(board, "1280x720")
+    board.set_viewport_size(SIZES["1920x1080"])  # the TV's own size, found after start
+    board.wait_for_timeout(300)
+    fits(board, "1920x1080")
+    assert board.evaluate("window.boardFit.px") >= 30  # grown with the screen
+    board.set_viewport_size(SIZES["1280x720"])
+    board.wait_for_timeout(300)
+    fits(board, "1280x720")
+    took = board.evaluate("() => { const t = performance.now(); fit(); return performance.now() - t; }")
+    print(f"fit() of 8 tables at 1280x720: {took:.1f} ms")

@@ -225,7 +225,12 @@ function pagesOf(part) {
     found.push([start, end]);
     start = end;
   }
-  return found.length ? found : [[0, 0]];
+  // As many pages, as even as they fit: 8 tables as 4 and 4, not 6 and 2.
+  const even = Math.ceil(count / Math.max(1, found.length));
+  const balanced = [];
+  for (let start = 0; start < count; start += even) balanced.push([start, Math.min(count, start + even)]);
+  const fitsAll = balanced.every((page) => { showRows(part, page); return partFits(part); });
+  return fitsAll && balanced.length ? balanced : found.length ? found : [[0, 0]];
 }
 
 function label(part, [start, end], count) {
