@@ -31,6 +31,7 @@ def test_an_organiser_and_a_table_read_the_night(
     open_app(page, f"{server.url}host", first_text="Host")
     become_host(page, server.log())  # the host organises every night
     open_app(page, f"{server.url}club/{event_id}", first_text="Legion 2 tables first hand")
+    expect(page.get_by_text("This phone is now the host")).to_have_count(0, timeout=15_000)
     see(page, "1 hand so far")
     see(page, "0 hands so far")
     # Round 2 cannot start while round 1 plays on: it says so before anyone taps.
