@@ -216,11 +216,14 @@ function pagesOf(part) {
   const found = [];
   label(part, [count, count], count); // the longest label, while measuring
   for (let start = 0; start < count;) {
+    // The most rows from `start` that fit (at least one): a binary search, each step one
+    // layout, so 60 standings rows take a few dozen layouts, not hundreds.
     let end = start + 1;
-    while (end < count) {
-      showRows(part, [start, end + 1]);
-      if (!partFits(part)) break;
-      end += 1;
+    let over = count + 1;
+    while (over - end > 1) {
+      const middle = Math.floor((end + over) / 2);
+      showRows(part, [start, middle]);
+      if (partFits(part)) end = middle; else over = middle;
     }
     found.push([start, end]);
     start = end;
