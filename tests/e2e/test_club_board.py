@@ -39,6 +39,12 @@ CUT = """() => {
       bad.push(`${what} outside the screen (${Math.round(r.left)},${Math.round(r.top)},${Math.round(r.right)},${Math.round(r.bottom)})`);
     if (el.clientWidth && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1))
       bad.push(`${what} cut (${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight})`);
+    if (el.matches(".who, .pts, th, h1, h2")) {  // more lines than words: broken inside one
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      if (lines > el.textContent.split(" ").filter(Boolean).length) bad.push(`${what} broken in a word`);
+    }
   }
   return bad;
 }"""

@@ -189,11 +189,29 @@ function showRows(part, [start, end]) {
   rows(part).forEach((el, n) => { el.hidden = n < start || n >= end; });
 }
 
+const WORDS = ".who, .pts, th, h1, h2";
+"Texts whose lines may break only at a space: a name, a score, a heading.";
+
+function lines(el) {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+}
+
+function brokenWord(el) {
+  // More lines than words: the box is too narrow for one of them ("Entran" / "t").
+  return lines(el) > el.textContent.split(" ").filter(Boolean).length;
+}
+
 function overflowing(box) {
-  // Any text cut inside `box`: an element whose content is bigger than itself.
+  // Any text cut inside `box` (an element whose content is bigger than itself), or
+  // broken inside a word.
+  const twoLines = 1.6 * parseFloat(getComputedStyle(document.documentElement).fontSize);
   for (const el of [box, ...box.querySelectorAll("*")]) {
     if (!el.clientWidth || el.hidden) continue;
     if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) return true;
+    // Only a box of two lines or more can have broken a word (few do: it is quicker).
+    if (el.clientHeight >= twoLines && el.matches(WORDS) && brokenWord(el)) return true;
   }
   return false;
 }
