@@ -165,3 +165,30 @@ def test_the_board_fits_again_when_results_come_in(
     fits(board, "1280x720")
     took = board.evaluate("() => { const t = performance.now(); fit(); return performance.now() - t; }")
     print(f"fit() of 8 tables at 1280x720: {took:.1f} ms")
+
+
+def test_two_screens_of_a_night_turn_their_pages_together(
+    tmp_path: Path, new_context: Callable[..., Any], start_server: Callable[..., Any],
+) -> None:
+    """Pages follow the clock, not the moment a screen was opened or redrawn: two TVs
+    in the hall, switched on a few seconds apart, show the same page (no drift)."""
+    data = tmp_path / "data"
+    event_id = seed_night(data, 30, "during")
+    server = start_server(data_dir=data)
+    screens = []
+    for _ in range(2):
+        board = new_context().new_page()
+        board.set_viewport_size(SIZES["1280x720"])
+        board.goto(f"{server.url}board/{event_id}?every={EVERY_S}")
+        expect(board.locator("[data-table]")).to_have_count(30)
+        screens.append(board)
+        board.wait_for_timeout(1300)  # the second one opened mid-page
+    seen = set()
+    for _ in range(6):
+        # Read both in the middle of a page, never at its turn.
+        into = screens[0].evaluate(f"Date.now() % {EVERY_S * 1000}")
+        screens[0].wait_for_timeout((EVERY_S * 1000 * 1.5 - into) % (EVERY_S * 1000))
+        labels = [s.evaluate(SHOWN)["labels"] for s in screens]
+        assert labels[0] == labels[1], labels
+        seen.add(labels[0][0])
+    assert len(seen) >= 3  # and they did turn
