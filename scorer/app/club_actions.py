@@ -47,6 +47,10 @@ class ClubActions:
             raise NotOrganiser("One moment: this phone is still being recognised. Tap again.")
         return device
 
+    def night_of_game(self, game_id: str) -> str | None:
+        """The club night whose table plays `game_id` (None for a game of its own)."""
+        return self.service.event_of_game(game_id)
+
     def organises(self, event_id: str) -> bool:
         return self.device is not None and self.service.may_organise(event_id, self.device)
 

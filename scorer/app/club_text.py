@@ -7,8 +7,9 @@ import re
 from datetime import datetime
 
 from rules.plain_text import without_unsafe
-from scorer.events.model import MAX_PLAYERS, MAX_TEAMS
+from scorer.events.model import MAX_PLAYERS, MAX_TEAMS, plural
 
+NO_BREAK = "\u00a0"
 _SPLIT = re.compile(r"\s*(?:&|\+|,|/|\band\b)\s*", re.IGNORECASE)
 
 
@@ -27,8 +28,14 @@ def parse_entrants(text: str, teams: bool) -> list[list[str]]:
 def counted_entrants(entrants: list[list[str]], teams: bool) -> str:
     if not entrants:
         return "No entrants yet: type them one a line."
-    word = "team" if teams else "player"
-    return f"{len(entrants)} {word}{'' if len(entrants) == 1 else 's'}"
+    return plural(len(entrants), "team" if teams else "player")
+
+
+def waiting_line(round_number: int, tables: tuple[int, ...]) -> str:
+    """Why the next round cannot start yet: `Round 3 has 2 tables still playing (2, 5).`"""
+    which = ", ".join(map(str, tables))
+    return (f"Round {round_number} has {plural(len(tables), 'table')} still playing ({which}). "
+            f"Round {round_number + 1} starts once each has ended or has a result.")
 
 
 def clock_line(ends: datetime | None, called: datetime | None, now: datetime) -> str | None:
@@ -39,3 +46,9 @@ def clock_line(ends: datetime | None, called: datetime | None, now: datetime) ->
         return "Time is called: each table finishes the hand in play."
     minutes = int((ends - now).total_seconds() // 60) + 1
     return f"{minutes} min left on the clock"
+
+
+def team(names: tuple[str, ...] | list[str]) -> str:
+    """`Ann & Bob` as a narrow screen may wrap it: only after the "&", never inside a
+    name ("Roderick" / "M.")."""
+    return f"{NO_BREAK}& ".join(name.replace(" ", NO_BREAK) for name in names)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.events.model import FORMAT_LINES, RANKING_RULE
+from scorer.events.model import FORMAT_LINES, RANKING_RULE, plural, rounds_line
 from scorer.events.night import Event, RoundRecord, TableRecord
 from scorer.events.results import TableResult
 from scorer.events.service import EventView
@@ -27,6 +27,7 @@ def board_json(view: EventView) -> dict[str, Any]:
         "rounds": ev.rounds,
         "rounds_played": view.rounds_played,
         "over": view.over,
+        "where": rounds_line(ev.rounds, 0 if current is None else current.round, view.over),
         "clock": None if current is None or current.clock_ends is None else {
             "ends": current.clock_ends.isoformat(),
             "called": None if current.time_called is None else current.time_called.isoformat(),
@@ -60,7 +61,7 @@ def _table(ev: Event, played: RoundRecord, table: TableRecord,
     if score is not None and score.needs_fixing:
         note = "a hand needs fixing"
     elif score is not None and score.uncounted:
-        note = f"{note}; {score.uncounted} later hand(s) not counted".lstrip("; ")
+        note = f"{note}; {plural(score.uncounted, 'later hand')} not counted".lstrip("; ")
     return {
         "table": table.table,
         "sides": [ev.names_of(table.sides[0]), ev.names_of(table.sides[1])],

@@ -132,6 +132,20 @@ class Outcome(BaseModel):
         })
 
 
+def plural(count: int, noun: str) -> str:
+    """`1 hand`, `2 hands`: every count the club night shows."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def rounds_line(rounds: int, playing: int, over: bool) -> str:
+    """Where the night is: `round 2 of 4`, `3 rounds, not started`, `all 4 rounds played`."""
+    if over:
+        return "all rounds played" if rounds > 1 else "round 1 of 1 played"
+    if playing:
+        return f"round {playing} of {rounds}"
+    return f"{plural(rounds, 'round')}, not started"
+
+
 def suggested_rounds(fmt: Format, entrants: int) -> int:
     """Swiss: ceil(log2(teams)) + 1; round robin: every team meets every other;
     progressive: enough for a player to climb from the foot table towards the head."""

@@ -46,6 +46,8 @@ MAX_WAITING_PER_ADDRESS = 8
 STATES_KEPT = 16
 """Events whose last board state is kept."""
 CLOCK_CHECK_S = 1.0
+GONE_CHECK_S = 1.0
+"""How often a waiting board's request checks that the board is still there."""
 
 
 class BoardHub:
@@ -177,7 +179,7 @@ def add_club_routes(app: FastAPI, service: Callable[[], EventService],
             return Response(status_code=503, headers={"Retry-After": "5"})
         hub.waiting[address] = mine + 1
         try:
-            if after and not await hub.wait_for_change(event_id, after[:32], WAIT_S):
+            if after and not await _wait_while_there(hub, request, event_id, after[:32]):
                 return Response(status_code=204, headers={"Cache-Control": "no-store"})
             tag, body = await hub.state(event_id)
         finally:
@@ -229,6 +231,18 @@ def start_clock_watch(service: Callable[[], EventService],
     return thread
 
 
+async def _wait_while_there(hub: BoardHub, request: Request, event_id: str, tag: str) -> bool:
+    """Wait for a change, as `wait_for_change`, but give up as soon as the board has gone
+    (reloaded, closed): a TV reloaded a few times must not use up its address's places."""
+    deadline = time.monotonic() + WAIT_S
+    while (left := deadline - time.monotonic()) > 0:
+        if await hub.wait_for_change(event_id, tag, min(GONE_CHECK_S, left)):
+            return True
+        if await request.is_disconnected():
+            return False
+    return False
+
+
 async def _exists(service: Callable[[], EventService], event_id: str) -> bool:
     if not _ID_RE.match(event_id):
         return False
@@ -246,6 +260,13 @@ def _plain_page(title: str, text: str) -> str:
             f"<p>{html.escape(text)}</p></body></html>")
 
 
+def _team(first: str, second: str) -> str:
+    """A team kept on one line (no-break spaces): a card wraps between its two teams,
+    never inside one ("Max &" above "Ned")."""
+    return "&nbsp;&amp;&nbsp;".join(html.escape(name).replace(" ", "&nbsp;")
+                                    for name in (first, second))
+
+
 def _cards_page(service: EventService, event_id: str, base: str, organiser: bool) -> str:
     """One card a table of the current round: number, players, a QR code of the
     table's game and, for the organiser only, its table code."""
@@ -256,8 +277,8 @@ def _cards_page(service: EventService, event_id: str, base: str, organiser: bool
     cards: list[str] = []
     for t in () if current is None else current.tables:
         seats = seat_names(ev, t.sides)
-        people = (f"<li>{html.escape(seats[0])} &amp; {html.escape(seats[2])}</li>"
-                  f"<li>v {html.escape(seats[1])} &amp; {html.escape(seats[3])}</li>")
+        people = (f"<li>{_team(seats[0], seats[2])}</li>"
+                  f"<li>v {_team(seats[1], seats[3])}</li>")
         address = game_url(base, t.game) if t.game else ""
         qr = qr_svg(address) if address else ""
         code = rights.code(t.game) if organiser and t.game else None

@@ -9,7 +9,7 @@ from scorer.app.club_actions import ClubActions
 from scorer.app.context import AppContext
 from scorer.app.views.common import app_bar, message_view, screen
 from scorer.app.widgets import big_button
-from scorer.events.model import FORMAT_LINES
+from scorer.events.model import FORMAT_LINES, rounds_line
 
 SHOWN = 20
 """Events listed (newest first)."""
@@ -49,9 +49,8 @@ def club_view(ctx: AppContext) -> ft.View:
         body.append(ft.Text("Club nights on this server", size=15, weight=ft.FontWeight.BOLD))
     for stored in events:
         ev = stored.night
-        where = (f"round {len(ev.played)} of {ev.rounds}" if ev.played
-                 else f"{ev.rounds} rounds, not started")
-        label = f"{ev.name} · {FORMAT_LINES[ev.format][0]} · {where}"
+        label = (f"{ev.name} · {FORMAT_LINES[ev.format][0]} · "
+                 f"{rounds_line(ev.rounds, len(ev.played), False)}")
         body.append(ft.Row([big_button(label, lambda _e, eid=stored.id: ctx.go(f"/club/{eid}"),
                                        primary=False, icon=ft.Icons.EMOJI_EVENTS, height=64)]))
     return screen(route, app_bar(ctx, "Club night", back_to="/"), body)

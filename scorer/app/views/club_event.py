@@ -18,7 +18,7 @@ import flet as ft
 
 from scorer.app import CONFIG
 from scorer.app.club_actions import ClubActions
-from scorer.app.club_text import clock_line
+from scorer.app.club_text import clock_line, team, waiting_line
 from scorer.app.context import AppContext
 from scorer.app.event_access import club_topic, hear_club
 from scorer.app.theme import RADIUS
@@ -26,7 +26,7 @@ from scorer.app.views.club import alone_view, club, link_button
 from scorer.app.views.common import app_bar, keyed, message_view, screen
 from scorer.app.views.kept import Kept
 from scorer.app.widgets import big_button, notice, section
-from scorer.events.model import FORMAT_LINES, RANKING_RULE, Format
+from scorer.events.model import FORMAT_LINES, RANKING_RULE, Format, plural, rounds_line
 from scorer.events.night import TableRecord
 from scorer.events.results import TableResult
 from scorer.events.service import EventView
@@ -163,7 +163,7 @@ class EventScreen:
         organiser = self.club.organises(self.event_id)
         clock = None if current is None or view.over else clock_line(
             current.clock_ends, current.time_called, datetime.now(UTC))
-        winners = tuple(" & ".join(s.names) for s in view.standings if s.rank == 1)
+        winners = tuple(team(s.names) for s in view.standings if s.rank == 1)
         head = (ev.format, len(ev.played), ev.rounds, view.over, clock, winners)
         body: list[ft.Control] = [
             kept.part("header", head, lambda: self.header(view, clock, winners)),
@@ -186,14 +186,14 @@ class EventScreen:
             cards = []
             for table in current.tables:
                 found = view.results[(current.round, table.table)]
-                names = tuple(" & ".join(ev.names_of(side)) for side in table.sides)
+                names = tuple(team(ev.names_of(side)) for side in table.sides)
                 cards.append(kept.part(
                     f"table{table.table}", (current.round, table, found, names, organiser),
                     lambda t=table, f=found, n=names: self.table_card(
                         current.round, t, f, n, organiser)))
             if current.byes:
                 cards.append(ft.Text("Bye (a win with no points): " + ", ".join(
-                    " & ".join(ev.entrant(b).names) for b in current.byes), size=14))
+                    team(ev.entrant(b).names) for b in current.byes), size=14))
             body.append(section(f"Round {current.round}", *cards))
         body.append(kept.part("standings", (view.standings, view.rounds_played),
                               lambda: self.standings(view)))
@@ -209,12 +209,8 @@ class EventScreen:
     def header(self, view: EventView, clock: str | None, winners: tuple[str, ...]
                ) -> ft.Control:
         ev = view.night
-        if view.over:
-            where = f"all {ev.rounds} rounds played"
-        elif ev.current is None:
-            where = f"{ev.rounds} rounds, not started"
-        else:
-            where = f"round {ev.current.round} of {ev.rounds}"
+        where = rounds_line(ev.rounds, 0 if ev.current is None else ev.current.round,
+                            view.over)
         lines: list[ft.Control] = [ft.Text(f"{FORMAT_LINES[ev.format][0]} · {where}", size=16,
                                            weight=ft.FontWeight.W_600)]
         if clock:
@@ -240,15 +236,14 @@ class EventScreen:
                     self.event_id)), icon=ft.Icons.ALARM, primary=False)]))
         if next_round <= ev.rounds:
             waiting = view.open_tables
+            # Refused while a table plays on: say so before the tap, not after it.
             parts.append(ft.Row([big_button(
                 f"Start round {next_round}",
                 lambda _e: self.act("Start round", lambda: self.club.start_round(self.event_id)),
-                icon=ft.Icons.PLAY_ARROW, primary=not waiting, height=60)]))
-            if waiting:
-                tables = ", ".join(str(t) for t in waiting)
-                parts.append(ft.Text(f"Waiting for table{'s' if len(waiting) > 1 else ''} "
-                                     f"{tables}: a game that ends, or a result entered.",
-                                     size=14, color=ft.Colors.ON_SURFACE_VARIANT))
+                icon=ft.Icons.PLAY_ARROW, disabled=bool(waiting), height=60)]))
+            if waiting and current is not None:
+                parts.append(ft.Text(waiting_line(current.round, waiting), size=15,
+                                     weight=ft.FontWeight.W_600))
         return parts
 
     def code_entry(self) -> ft.Control:
@@ -274,7 +269,7 @@ class EventScreen:
             for n, name in enumerate(names)]
         status = ("result entered by hand" if table.paper else
                   "finished" if found.outcome else
-                  f"{found.score.hands if found.score else 0} hands so far")
+                  f"{plural(found.score.hands if found.score else 0, 'hand')} so far")
         buttons: list[ft.Control] = []
         if table.game:
             buttons.append(ft.TextButton(
@@ -297,7 +292,7 @@ class EventScreen:
     def standings(self, view: EventView) -> ft.Control:
         rows = [ft.Row([
             ft.Text(str(s.rank), size=15, width=28),
-            ft.Text(" & ".join(s.names) + (" (withdrawn)" if s.withdrawn else ""), size=15,
+            ft.Text(team(s.names) + (" (withdrawn)" if s.withdrawn else ""), size=15,
                     expand=True),
             ft.Text(f"{s.wins}-{s.losses}", size=15, width=44),
             ft.Text(f"{s.difference:+d}", size=15, width=56, text_align=ft.TextAlign.RIGHT),
@@ -342,11 +337,12 @@ class EventScreen:
     def tools(self) -> ft.Control:
         cards = link_button("Table cards (print)", self.club.cards_url(self.event_id),
                             ft.Icons.PRINT)
+        # One a line: side by side, "Export results" wrapped inside its button at 360 px.
         return section("For the organiser", ft.Row([cards]), ft.Row([
             big_button("Export results", lambda _e: self.download("csv"),
-                       icon=ft.Icons.DOWNLOAD, primary=False, height=48),
+                       icon=ft.Icons.DOWNLOAD, primary=False, height=48)]), ft.Row([
             big_button("Export all", lambda _e: self.download("json"),
-                       icon=ft.Icons.DOWNLOAD, primary=False, height=48)], spacing=8),
+                       icon=ft.Icons.DOWNLOAD, primary=False, height=48)]),
             note="Export results: one row a game (CSV). Export all: the results and every "
                  "game file.")
 

@@ -16,11 +16,11 @@ from scorer.app.context import AppContext
 from scorer.app.views.club import alone_view, club
 from scorer.app.views.common import app_bar, screen
 from scorer.app.views.house_rule_rows import rule_rows
+from scorer.app.views.play_to import TARGETS, PlayTo
 from scorer.app.widgets import big_button, notice, section, small_toggle
 from scorer.events.model import FORMAT_LINES, EventSpec, Format, suggested_rounds
 from scorer.store.errors import StoreError
 
-TARGETS = (300, 500, 1000)
 CLOCKS = (None, 30, 45, 60)
 ENTRANTS_HINT = {True: "One team a line: Ann & Bob", False: "One player a line: Ann"}
 
@@ -32,7 +32,9 @@ class NewEventForm:
         self.ctx = ctx
         self.format = Format.SWISS
         self.rounds: int | None = None
-        self.target = 500
+        self.target: int | None = TARGETS[1]
+        self.play_to = PlayTo(TARGETS[1], self._target_chosen)
+        """Play to, as on New game: a tap or any number typed (drawn once: typing goes on)."""
         self.clock: int | None = None
         self.rules: dict[str, Any] = {}
         self.error = ""
@@ -62,6 +64,8 @@ class NewEventForm:
         if "format" in changes:
             self.rounds = None
             self.entrants.hint_text = ENTRANTS_HINT[self.format.teams]
+            # "4 teams" becomes "4 players" with the format, not at the next key typed.
+            self.count.value = counted_entrants(self.typed(), self.format.teams)
         self.render()
 
     def step_rounds(self, by: int) -> None:
@@ -75,7 +79,15 @@ class NewEventForm:
             self.rules[key] = value
         self.render()
 
+    def _target_chosen(self, target: int | None) -> None:
+        """Play to changed (it draws itself); a number out of range is refused at Create."""
+        self.target = target
+
     def create(self) -> None:
+        if self.play_to.problem:
+            self.error = self.play_to.problem
+            self.render()
+            return
         entrants = self.typed()
         teams = self.format.teams
         try:
@@ -123,9 +135,7 @@ class NewEventForm:
                     note="Teams, or single players for a progressive night. More can be "
                          "added or withdrawn until round 1 starts."),
             self.rounds_part,
-            section("Play to", ft.Row([small_toggle(str(t), self.target == t,
-                                                    lambda _e, t=t: self.pick(target=t))
-                                       for t in TARGETS], spacing=6)),
+            self.play_to.control,
             section("Clock", ft.Row([small_toggle("Off" if m is None else f"{m} min",
                                                   self.clock == m,
                                                   lambda _e, m=m: self.pick(clock=m))

@@ -7,9 +7,11 @@ from collections.abc import Callable
 
 import flet as ft
 
+from scorer.app import CONFIG
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import RADIUS
+from scorer.app.views.club import club
 from scorer.app.views.common import app_bar, message_view, screen
 from scorer.app.widgets import big_button, number_pad
 from scorer.rights.codes import CODE_DIGITS
@@ -21,6 +23,17 @@ CHECKING = "Checking this phone's rights…"
 HOST_INTRO = ("The host code is printed where the table server was started (the laptop's "
               "terminal). A phone that enters it holds every game on this server and can show "
               "any game's table code.")
+
+
+GAME_INTRO = ("Ask the phone that started the game for its table code (it is in that "
+              "phone's Share panel).")
+CLUB_INTRO = ("This table plays in a club night: its code is on the table card. No card? "
+              "Ask the organiser.")
+
+
+def at_club(ctx: AppContext, game_id: str) -> bool:
+    """The game is a club night table's (its code was printed on the table card)."""
+    return not CONFIG.alone and club(ctx).night_of_game(game_id) is not None
 
 
 class CodeEntry:
@@ -57,8 +70,7 @@ class CodeEntry:
         self.message = ft.Text("", size=15, color=ft.Colors.ERROR, weight=ft.FontWeight.W_600,
                                visible=False)
         self._draw()
-        intro = (HOST_INTRO if host else "Ask the phone that started the game for its table "
-                 "code (it is in that phone's Share panel).")
+        intro = HOST_INTRO if host else CLUB_INTRO if at_club(ctx, game_id) else GAME_INTRO
         self.column = ft.Column([
             ft.Text(intro, size=15),
             self.typed,

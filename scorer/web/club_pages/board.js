@@ -4,11 +4,15 @@
 // the standings when they moved. When the server is lost it says so at once and
 // asks again every 500 ms (every 2 s after a minute), for the whole state, so it
 // is live again as soon as a restarted server answers.
+//
+// A wide screen (a TV) cannot scroll: after every change of content and every resize
+// the page is fitted to the screen (fit), never below a text size the hall can read;
+// a night too big for one screen is shown a page at a time, turning by itself.
 "use strict";
 
 const eventId = document.body.dataset.event;
 const $ = (id) => document.getElementById(id);
-const drawn = { tables: new Map(), standings: "", header: "", shape: "" };
+const drawn = { tables: new Map(), standings: "", header: "", counted: "" };
 let clockEnds = null;
 let clockCalled = false;
 let serverOffset = 0; // server time minus this browser's time, in ms
@@ -24,8 +28,15 @@ function text(tag, value, cls) {
   return el;
 }
 
+const NO_BREAK = "\u00a0";
+
 function names(list) {
-  return list.join(" & ");
+  // A narrow box wraps a team only after its "&", never inside a name ("Angu" / "s B.").
+  return list.map((name) => name.replaceAll(" ", NO_BREAK)).join(`${NO_BREAK}& `);
+}
+
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 function tableCard(t) {
@@ -34,7 +45,7 @@ function tableCard(t) {
   card.dataset.table = t.table;
   const head = document.createElement("header");
   head.append(text("b", `Table ${t.table}`),
-              text("span", t.hands === 1 ? "1 hand" : `${t.hands} hands`));
+              text("span", plural(t.hands, "hand")));
   card.append(head);
   t.sides.forEach((side, n) => {
     const row = document.createElement("div");
@@ -97,22 +108,39 @@ function drawStandings(state, changed) {
     return tr;
   });
   body.replaceChildren(...rows);
-  $("standings-title").textContent = state.rounds_played
-    ? `Standings after round ${state.rounds_played}` : "Standings";
   $("rule").textContent = state.rule;
 }
 
+function countedLine(state) {
+  // What the standings count, so a column of zeros in round 1 does not look wrong.
+  const open = state.tables.filter((t) => t.state !== "done").length;
+  const playing = state.round > state.rounds_played && open
+    ? `${open} of ${plural(state.tables.length, "table")} still playing`
+    : "";
+  if (state.rounds_played) {
+    return [`after round ${state.rounds_played}`, playing].filter(Boolean).join(" · ");
+  }
+  if (playing) return `none counted yet · ${playing}`;
+  return "no round played yet";
+}
+
+function drawCounted(state, changed) {
+  const line = countedLine(state);
+  if (line === drawn.counted) return;
+  drawn.counted = line;
+  changed.push("counted");
+  $("counted").textContent = line;
+}
+
 function drawHeader(state, changed) {
-  const key = JSON.stringify([state.name, state.format, state.round, state.rounds, state.over,
+  const key = JSON.stringify([state.name, state.format, state.where, state.over,
                               state.clock, state.byes, state.winners]);
   if (key === drawn.header) return;
   drawn.header = key;
   changed.push("header");
   document.title = `${state.name}: standings`;
   $("name").textContent = state.name;
-  const where = state.over ? `all ${state.rounds} rounds played`
-    : state.round ? `round ${state.round} of ${state.rounds}` : `${state.rounds} rounds, not started`;
-  $("round").textContent = `${state.format} · ${where}`;
+  $("round").textContent = `${state.format} · ${state.where}`;
   clockEnds = state.clock && !state.over ? Date.parse(state.clock.ends) : null;
   clockCalled = Boolean(state.clock && state.clock.called);
   tick();
@@ -142,29 +170,152 @@ function tick() {
   clock.textContent = `Time left ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+// Fitting. A name or a score is never smaller than NAME_PX at 1280x720 (more on a
+// bigger screen): readable from the back of a hall. Names and standings are 1rem.
+const NAME_PX = 20;
+const MOST_PX = 64;
+const PAGE_S = Math.min(60, Math.max(2, Number(new URLSearchParams(location.search).get("every"))
+  || 8));
+const pages = { tables: [], standings: [] };
+let pageTimer = null;
+
+function smallestPx() {
+  return Math.max(NAME_PX, NAME_PX * Math.min(window.innerWidth / 1280, window.innerHeight / 720));
+}
+
+function rows(part) {
+  return part === "tables" ? [...$("tables").querySelectorAll("[data-table]")]
+    : [...$("standings").tBodies[0].rows];
+}
+
+function showRows(part, [start, end]) {
+  rows(part).forEach((el, n) => { el.hidden = n < start || n >= end; });
+}
+
+const WORDS = ".who, .pts, th, h1, h2";
+"Texts whose lines may break only at a space: a name, a score, a heading.";
+
+function lines(el) {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+}
+
+function brokenWord(el) {
+  // More lines than words: the box is too narrow for one of them ("Entran" / "t").
+  return lines(el) > el.textContent.split(" ").filter(Boolean).length;
+}
+
+function overflowing(box) {
+  // Any text cut inside `box` (an element whose content is bigger than itself), or
+  // broken inside a word.
+  const twoLines = 1.6 * parseFloat(getComputedStyle(document.documentElement).fontSize);
+  for (const el of [box, ...box.querySelectorAll("*")]) {
+    if (!el.clientWidth || el.hidden) continue;
+    if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) return true;
+    // Only a box of two lines or more can have broken a word (few do: it is quicker).
+    if (el.clientHeight >= twoLines && el.matches(WORDS) && brokenWord(el)) return true;
+  }
+  return false;
+}
+
+function partFits(part) {
+  const box = $(`${part}-part`).getBoundingClientRect();
+  const bottom = window.innerHeight - parseFloat(getComputedStyle(document.body).paddingBottom);
+  return box.bottom <= bottom + 0.5 && box.right <= window.innerWidth + 0.5
+    && !overflowing($(`${part}-part`));
+}
+
+function allFits() {
+  return document.body.scrollHeight <= window.innerHeight + 1
+    && document.body.scrollWidth <= window.innerWidth + 1 && !overflowing(document.body);
+}
+
+function pagesOf(part) {
+  // Greedy: each page holds as many rows (tables, standings) as fit below the others.
+  const count = rows(part).length;
+  const found = [];
+  label(part, [count, count], count); // the longest label, while measuring
+  for (let start = 0; start < count;) {
+    // The most rows from `start` that fit (at least one): a binary search, each step one
+    // layout, so 60 standings rows take a few dozen layouts, not hundreds.
+    let end = start + 1;
+    let over = count + 1;
+    while (over - end > 1) {
+      const middle = Math.floor((end + over) / 2);
+      showRows(part, [start, middle]);
+      if (partFits(part)) end = middle; else over = middle;
+    }
+    found.push([start, end]);
+    start = end;
+  }
+  // As many pages, as even as they fit: 8 tables as 4 and 4, not 6 and 2.
+  const even = Math.ceil(count / Math.max(1, found.length));
+  const balanced = [];
+  for (let start = 0; start < count; start += even) balanced.push([start, Math.min(count, start + even)]);
+  const fitsAll = balanced.every((page) => { showRows(part, page); return partFits(part); });
+  return fitsAll && balanced.length ? balanced : found.length ? found : [[0, 0]];
+}
+
+function label(part, [start, end], count) {
+  const word = part === "tables" ? "Tables" : "Standings";
+  $(`${part}-title`).textContent = count && (start > 0 || end < count)
+    ? `${word} ${start + 1}–${end} of ${count}` : word;
+}
+
+function turnPage() {
+  // The page shown follows the wall clock (no drift, whatever the redraws): page k of
+  // each part in the k-th period of PAGE_S seconds.
+  clearTimeout(pageTimer);
+  pageTimer = null;
+  const period = PAGE_S * 1000;
+  const k = Math.floor(Date.now() / period);
+  for (const part of ["tables", "standings"]) {
+    const list = pages[part];
+    const shown = list.length ? list[k % list.length] : [0, rows(part).length];
+    showRows(part, shown);
+    label(part, shown, rows(part).length);
+  }
+  if (pages.tables.length > 1 || pages.standings.length > 1) {
+    pageTimer = setTimeout(turnPage, period - (Date.now() % period) + 20);
+  }
+}
+
 function fit() {
   // A wide screen shows everything at once, as large as it fits, so nobody has to
-  // scroll a TV and the hall reads it from the back: the largest text size at which
-  // the page fits the screen (between 9 and 44 px).
+  // scroll a TV; when all of it does not fit at the smallest readable size, tables and
+  // standings are shown a page at a time. A phone scrolls as any page.
   const wide = window.innerWidth >= 1000;
   document.body.classList.toggle("fit", wide);
   const root = document.documentElement;
+  pages.tables = [];
+  pages.standings = [];
+  for (const part of ["tables", "standings"]) showRows(part, [0, rows(part).length]);
   if (!wide) {
     root.style.fontSize = "";
+    turnPage();
     return;
   }
   const fits = (size) => {
     root.style.fontSize = `${size}px`;
-    return document.body.scrollHeight <= window.innerHeight + 1
-      && document.body.scrollWidth <= window.innerWidth + 1;
+    return allFits();
   };
-  let low = 9;
-  let high = 44;
-  while (high - low > 0.5) {
-    const middle = (low + high) / 2;
-    if (fits(middle)) low = middle; else high = middle;
+  let low = smallestPx();
+  if (fits(low)) {
+    let high = Math.max(low, MOST_PX);
+    while (high - low > 0.5) {
+      const middle = (low + high) / 2;
+      if (fits(middle)) low = middle; else high = middle;
+    }
+    root.style.fontSize = `${low}px`;
+  } else {
+    pages.tables = pagesOf("tables");
+    showRows("tables", pages.tables[0]);
+    pages.standings = pagesOf("standings");
   }
-  root.style.fontSize = `${low}px`;
+  turnPage();
+  window.boardFit = { px: parseFloat(root.style.fontSize) || 16,
+                      pages: [pages.tables.length, pages.standings.length] };
 }
 
 function draw(state) {
@@ -172,14 +323,9 @@ function draw(state) {
   drawHeader(state, changed);
   drawTables(state.tables, changed);
   drawStandings(state, changed);
+  drawCounted(state, changed);
   if (changed.length) {
-    // Only a change of shape can change what fits (a new score does not).
-    const shape = JSON.stringify([state.tables.length, state.standings.length,
-                                  state.byes.length, state.winners.length, Boolean(state.clock)]);
-    if (shape !== drawn.shape) {
-      drawn.shape = shape;
-      fit();
-    }
+    fit(); // any change may change what fits: a wider score, a note, a name that wraps
     window.boardRedraws.push({ at: performance.timeOrigin + performance.now(), changed });
     if (window.boardRedraws.length > 500) window.boardRedraws.splice(0, 100);
   }
@@ -196,6 +342,7 @@ function live(ok) {
   if (el.textContent === words) return;
   el.classList.toggle("down", !ok);
   el.textContent = words;
+  fit();  // the lost-server words are longer than "live"
   window.boardLink.push({ at: performance.timeOrigin + performance.now(),
                          what: ok ? "live" : "lost" });
   if (window.boardLink.length > 200) window.boardLink.splice(0, 50);
@@ -238,6 +385,16 @@ async function follow() {
   }
 }
 
-setInterval(tick, 1000);
+let clockShape = "";
+setInterval(() => {
+  tick();
+  // "Time!" is longer than the minutes it replaces: fit again when the clock changes kind.
+  const clock = $("clock");
+  const shape = `${clock.hidden}${clock.classList.contains("called")}`;
+  if (shape !== clockShape) {
+    clockShape = shape;
+    fit();
+  }
+}, 1000);
 window.addEventListener("resize", fit);
 follow();
