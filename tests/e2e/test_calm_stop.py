@@ -14,8 +14,8 @@ import time
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from conftest import StartServer
 from playwright.sync_api import Page
 from table_steps import see, seed_game
 
@@ -39,7 +39,7 @@ def make_event(data_dir: Path) -> str:
 
 
 def test_a_stop_with_pages_open_prints_one_calm_line(
-        tmp_path: Path, start_server: StartServer, page: Page,
+        tmp_path: Path, start_server: Callable[..., Any], page: Page,
         open_app: Callable[..., float]) -> None:
     data = tmp_path / "data"
     event_id = make_event(data)

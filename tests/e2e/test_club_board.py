@@ -18,9 +18,10 @@ from typing import Any
 
 import pytest
 from club_seats import paper_game, seed_night
-from conftest import REPO_ROOT
 from playwright.sync_api import Page, expect
 from test_club_night import board_state
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 SIZES = {"1280x720": {"width": 1280, "height": 720},
          "1920x1080": {"width": 1920, "height": 1080}}

@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from conftest import StartServer
 from playwright.sync_api import BrowserContext, Page, expect
 from table_steps import enter_seeded_code, see, seed_game
 
@@ -51,7 +51,7 @@ def record_hand_button(page: Page) -> None:
 
 
 def test_a_phone_that_holds_a_game_keeps_it_when_its_storage_fails(
-        tmp_path: Path, start_server: StartServer, new_context: Callable[..., BrowserContext],
+        tmp_path: Path, start_server: Callable[..., Any], new_context: Callable[..., BrowserContext],
         open_app: Callable[..., float], screenshot: Callable[[Page, str], Path],
         color_scheme: Callable[[Page, str], None]) -> None:
     data = tmp_path / "data"
