@@ -238,7 +238,7 @@ async def _wait_while_there(hub: BoardHub, request: Request, event_id: str, tag:
     while (left := deadline - time.monotonic()) > 0:
         if await hub.wait_for_change(event_id, tag, min(GONE_CHECK_S, left)):
             return True
-        if await request.is_disconnected():
+        if hub.stopping or await request.is_disconnected():  # stopping: answer at once
             return False
     return False
 
