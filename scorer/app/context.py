@@ -10,6 +10,7 @@ import flet as ft
 
 from scorer.app.actions import TableActions
 from scorer.app.game_view_model import GameModel
+from scorer.app.theme import ERROR_BAR, TOAST
 from scorer.conflicts import DraftPlace
 from scorer.draft import HandDraft
 from scorer.store.game_store import GameStore
@@ -103,9 +104,12 @@ class AppContext:
 
     def toast(self, message: str, error: bool = False) -> None:
         """A short message at the bottom of the screen."""
+        # A snack bar draws its words in the inverse colours: on the error colour
+        # they must be set too (pale on pale pink was 1.14:1).
+        colours = ERROR_BAR if error else TOAST
         bar = ft.SnackBar(
-            content=ft.Text(message, size=16),
-            bgcolor=ft.Colors.ERROR_CONTAINER if error else None,
+            content=ft.Text(message, size=16, color=colours.fg),
+            bgcolor=colours.bg,
             duration=4000 if error else 2500,
         )
         self.page.show_dialog(bar)

@@ -12,7 +12,7 @@ from rules.replay import HandResult
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
 from scorer.app.sheet_rows import EDITED, RowValues, sheet_values
-from scorer.app.theme import BAIT, RADIUS
+from scorer.app.theme import BAIT, HALF_BAIT, RADIUS, TAG_INK
 from scorer.app.views.common import app_bar, keyed, message_view, screen
 from scorer.app.views.kept import Kept
 from scorer.app.views.race_chart import race_panel
@@ -24,7 +24,7 @@ from scorer.app.widgets import big_button, notice
 from scorer.reference.sections import title_of
 from scorer.store.errors import StaleRevision, StoreError
 
-TAG_COLOURS = {"BAIT": BAIT, "½ BAIT": ft.Colors.ORANGE_800, "MISPLAY": ft.Colors.PURPLE_700,
+TAG_COLOURS = {"BAIT": BAIT, "½ BAIT": HALF_BAIT, "MISPLAY": ft.Colors.PURPLE_700,
                "THROWN": ft.Colors.BROWN_600, "PASSED": ft.Colors.GREY_700,
                EDITED: ft.Colors.BLUE_GREY_700}
 
@@ -45,7 +45,7 @@ def total_card(name: str, total: int, line: str, highlight: bool) -> ft.Control:
 def tag_chip(tag: str) -> ft.Control:
     colour = TAG_COLOURS.get(tag, ft.Colors.TEAL_700)  # RUN 50 Bob & Dee, BELLA...
     return ft.Container(
-        content=ft.Text(tag, size=11, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
+        content=ft.Text(tag, size=11, weight=ft.FontWeight.BOLD, color=TAG_INK),
         bgcolor=colour, border_radius=ft.BorderRadius.all(6),
         padding=ft.Padding.symmetric(horizontal=6, vertical=2),
     )
