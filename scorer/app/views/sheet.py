@@ -277,7 +277,8 @@ def layered(sheet: ft.View, over: ft.View | None, kept: Kept) -> ft.View:
     # The same Stack object while the sheet stays on show: Flet compares it in
     # place, and a layer added to it is not frozen (Record hand changes its
     # controls on every tap). Unkeyed: a new Stack replaces the old one whole.
-    stack = kept.part("layers", None, lambda: ft.Stack(fit=ft.StackFit.EXPAND, expand=True))
+    stack = kept.part("layers", None, lambda: ft.Stack(fit=ft.StackFit.EXPAND, expand=True),
+                      keyed=False)
     base = cast(ft.LayoutControl, sheet.controls[0])  # the SafeArea from `screen`
     # Hidden by opacity 0: not painted and out of the accessibility tree, yet still
     # built. An animation of no length keeps the phone's AnimatedOpacity in place
