@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -18,6 +19,11 @@ from scorer.trail_text import notice_text
 
 MAX_NOTICES = 10
 """Unread notices kept per game (the newest)."""
+
+
+def saved_line(file_name: str) -> str:
+    """What a phone reads once it has saved a file."""
+    return f"Saved {file_name} to this phone's downloads."
 
 
 @dataclass
@@ -92,8 +98,19 @@ class AppContext:
         await self.page.push_route(route)
 
     def download(self, file_name: str, data: bytes) -> None:
-        """Hand the browser a file to save (an exported game)."""
-        self.page.run_task(ft.FilePicker().save_file, file_name=file_name, src_bytes=data)
+        """Hand the browser a file to save (an exported game), and say so on screen:
+        a browser's download shows nothing on many phones."""
+
+        async def save() -> None:
+            try:
+                await ft.FilePicker().save_file(file_name=file_name, src_bytes=data)
+            except Exception:  # the browser refused the download
+                logging.getLogger(__name__).exception("download failed")
+                self.toast(f"This phone would not save {file_name}.", error=True)
+                return
+            self.toast(saved_line(file_name))
+
+        self.page.run_task(save)
 
     def keep_awake(self) -> None:
         """Keep the screen on. Browsers allow it only from a tap, so screens call
