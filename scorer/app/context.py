@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -10,6 +11,7 @@ import flet as ft
 
 from scorer.app.actions import TableActions
 from scorer.app.game_view_model import GameModel
+from scorer.app.theme import ERROR_BAR, TOAST
 from scorer.conflicts import DraftPlace
 from scorer.draft import HandDraft
 from scorer.store.game_store import GameStore
@@ -17,6 +19,11 @@ from scorer.trail_text import notice_text
 
 MAX_NOTICES = 10
 """Unread notices kept per game (the newest)."""
+
+
+def saved_line(file_name: str) -> str:
+    """What a phone reads once it has saved a file."""
+    return f"Saved {file_name} to this phone's downloads."
 
 
 @dataclass
@@ -91,8 +98,19 @@ class AppContext:
         await self.page.push_route(route)
 
     def download(self, file_name: str, data: bytes) -> None:
-        """Hand the browser a file to save (an exported game)."""
-        self.page.run_task(ft.FilePicker().save_file, file_name=file_name, src_bytes=data)
+        """Hand the browser a file to save (an exported game), and say so on screen:
+        a browser's download shows nothing on many phones."""
+
+        async def save() -> None:
+            try:
+                await ft.FilePicker().save_file(file_name=file_name, src_bytes=data)
+            except Exception:  # the browser refused the download
+                logging.getLogger(__name__).exception("download failed")
+                self.toast(f"This phone would not save {file_name}.", error=True)
+                return
+            self.toast(saved_line(file_name))
+
+        self.page.run_task(save)
 
     def keep_awake(self) -> None:
         """Keep the screen on. Browsers allow it only from a tap, so screens call
@@ -103,9 +121,12 @@ class AppContext:
 
     def toast(self, message: str, error: bool = False) -> None:
         """A short message at the bottom of the screen."""
+        # A snack bar draws its words in the inverse colours: on the error colour
+        # they must be set too (pale on pale pink was 1.14:1).
+        colours = ERROR_BAR if error else TOAST
         bar = ft.SnackBar(
-            content=ft.Text(message, size=16),
-            bgcolor=ft.Colors.ERROR_CONTAINER if error else None,
+            content=ft.Text(message, size=16, color=colours.fg),
+            bgcolor=colours.bg,
             duration=4000 if error else 2500,
         )
         self.page.show_dialog(bar)

@@ -7,7 +7,7 @@ from typing import Any
 
 import flet as ft
 
-from scorer.app.theme import GAP, RADIUS, SMALL_TAP, TAP, suit_color
+from scorer.app.theme import CHOSEN, ERROR_BAR, GAP, INFO_BAR, RADIUS, SMALL_TAP, TAP, suit_color
 
 Handler = Callable[[Any], None]
 
@@ -79,9 +79,9 @@ def toggle_style(selected: bool) -> ft.ButtonStyle:
         return ft.ButtonStyle(padding=padding)
     return ft.ButtonStyle(
         bgcolor={ft.ControlState.DISABLED: ft.Colors.SURFACE_CONTAINER_HIGHEST,
-                 ft.ControlState.DEFAULT: ft.Colors.PRIMARY},
+                 ft.ControlState.DEFAULT: CHOSEN.bg},
         color={ft.ControlState.DISABLED: ft.Colors.ON_SURFACE_VARIANT,
-               ft.ControlState.DEFAULT: ft.Colors.ON_PRIMARY},
+               ft.ControlState.DEFAULT: CHOSEN.fg},
         elevation=0,
         padding=padding,
     )
@@ -119,16 +119,19 @@ def toggle(
     return ft.OutlinedButton(**props)
 
 
-def suit_label(code: str, dark: bool, size: int = 26, word: bool = True) -> ft.Control:
+def suit_label(code: str, dark: bool, size: int = 26, word: bool = True,
+               chosen: bool = False) -> ft.Control:
     """♥ with 'Hearts' under it (one text: a screen switch builds fewer
-    controls); red for hearts and diamonds."""
+    controls); red for hearts and diamonds, except on a `chosen` toggle, whose
+    green ground leaves a red suit unreadable (1.3:1): there in the toggle's ink."""
     symbol_size = size if code != "NT" else size * 0.7
+    colour = CHOSEN.fg if chosen else suit_color(code, dark)
     if not word:
-        return ft.Text(SUIT_SYMBOLS[code], size=symbol_size, color=suit_color(code, dark),
+        return ft.Text(SUIT_SYMBOLS[code], size=symbol_size, color=colour,
                        weight=ft.FontWeight.BOLD, semantics_label=SUIT_WORDS[code].lower())
     return ft.Text(spans=[
         ft.TextSpan(SUIT_SYMBOLS[code], style=ft.TextStyle(
-            size=symbol_size, color=suit_color(code, dark), weight=ft.FontWeight.BOLD)),
+            size=symbol_size, color=colour, weight=ft.FontWeight.BOLD)),
         ft.TextSpan(f"\n{SUIT_WORDS[code]}", style=ft.TextStyle(size=11)),
     ], text_align=ft.TextAlign.CENTER)
 
@@ -244,13 +247,15 @@ def update_shown(*controls: ft.Control) -> None:
 
 def notice(text: str, *, error: bool = False, icon: ft.IconData | None = None) -> ft.Control:
     """A coloured band with a message (forced teams, problems, the winner)."""
+    colours = ERROR_BAR if error else INFO_BAR
     return ft.Container(
         content=ft.Row(
-            [ft.Icon(icon or (ft.Icons.WARNING_AMBER if error else ft.Icons.INFO_OUTLINE)),
-             ft.Text(text, size=15, expand=True)],
+            [ft.Icon(icon or (ft.Icons.WARNING_AMBER if error else ft.Icons.INFO_OUTLINE),
+                     color=colours.fg),
+             ft.Text(text, size=15, expand=True, color=colours.fg)],
             spacing=10,
         ),
-        bgcolor=ft.Colors.ERROR_CONTAINER if error else ft.Colors.SECONDARY_CONTAINER,
+        bgcolor=colours.bg,
         border_radius=ft.BorderRadius.all(RADIUS),
         padding=12,
     )

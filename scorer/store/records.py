@@ -126,16 +126,41 @@ def new_record(game_id: str, doc: dict[str, Any], now: datetime, *,
     if history is None:
         history = [_entry({"change": "started"}, 1, stamp, by)]
     revision = max([1, *(e["revision"] for e in history)])
+    created, updated = trail_times(history, now)
     return {
         "schema": GAME_SCHEMA,
         "id": game_id,
         "revision": revision,
-        "created": stamp,
-        "updated": stamp,
+        "created": created.isoformat(),
+        "updated": updated.isoformat(),
         "changes": [{"revision": revision, "what": "the game was started"}],
         "history": history[-MAX_ENTRIES:],
         "doc": doc,
     }
+
+
+PLAYED = frozenset({"added", "edited", "undone", "redone"})
+"""The changes of a trail that are play at the table (not a renamed player)."""
+
+
+def trail_times(history: list[dict[str, Any]], now: datetime) -> tuple[datetime, datetime]:
+    """When a game read from a file was started and last played, by its trail: an
+    imported game is as old as its hands, not its import. The first entry is the
+    start (or the oldest change known); the last change to a hand is the last play.
+    A time missing, unreadable, without its zone or still to come counts as `now`."""
+
+    def at(entry: dict[str, Any]) -> datetime:
+        try:
+            when = datetime.fromisoformat(str(entry.get("at")))
+        except ValueError:
+            return now
+        return when if when.tzinfo is not None and when <= now else now
+
+    if not history:
+        return now, now
+    played = [e for e in history if e.get("change") in PLAYED] or history
+    started, last = at(history[0]), at(played[-1])
+    return min(started, last), last
 
 
 def next_record(

@@ -30,6 +30,11 @@ from scorer.store.errors import StaleRevision, StoreError
 from scorer.trail_text import local_time
 
 COLUMN_HEADS = ("Theirs · saved", "Yours · not saved")
+# The choices in the player's own words (the README quotes them).
+KEEP_THEIRS = "Keep theirs"
+USE_MINE = "Use mine"
+FINISH_MINE = "Finish mine"
+RECORD_MINE = "Record mine as hand"
 
 
 def conflict_view(ctx: AppContext, route: str, model: GameModel, key: str, place: DraftPlace,
@@ -127,9 +132,9 @@ class Choices:
     def main_buttons(self) -> ft.Control:
         """Pinned under the two versions, side by side: the choice at thumb's reach."""
         if self.found.clash is Clash.THEIRS:
-            word = "Use mine" if self.found.mine else "Finish mine"
+            word = USE_MINE if self.found.mine else FINISH_MINE
             return ft.Row([
-                big_button("Keep theirs", lambda _e: self.keep_theirs()),
+                big_button(KEEP_THEIRS, lambda _e: self.keep_theirs()),
                 big_button(word, lambda _e: self.use_mine(), primary=False),
             ], spacing=8)
         return ft.Row([big_button("Drop mine", lambda _e: self.keep_theirs())])
@@ -139,12 +144,12 @@ class Choices:
         found, n = self.found, self.found.number
         out: list[ft.Control] = []
         if found.clash is Clash.THEIRS:
-            out.append(ft.Text(f"Keep theirs: yours is dropped. Use mine: yours replaces "
+            out.append(ft.Text(f"{KEEP_THEIRS}: yours is dropped. {USE_MINE}: yours replaces "
                                f"theirs as hand {n}, marked as edited, with theirs kept in "
                                "its history.", size=14, color=ft.Colors.ON_SURFACE_VARIANT))
         if self.may_go_next():
             out.append(ft.Row([big_button(
-                f"Record mine as hand {found.next_number}", lambda _e: self.ask_next(),
+                f"{RECORD_MINE} {found.next_number}", lambda _e: self.ask_next(),
                 primary=False, icon=ft.Icons.ADD, height=48)]))
             if found.clash is Clash.THEIRS:
                 out.append(ft.Text("Only if the table really played another hand after "

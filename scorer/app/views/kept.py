@@ -43,10 +43,23 @@ class Kept:
                 and redraws_shown(ctx, route)
                 and ctx.page.views[-1].controls is last._controls)
 
-    def part(self, name: str, drawn_from: object, build: Callable[[], T]) -> T:
-        """The part drawn last time from equal values, else a new one from `build`."""
+    def part(self, name: str, drawn_from: object, build: Callable[[], T],
+             keyed: bool = True) -> T:
+        """The part drawn last time from equal values, else a new one from `build`,
+        keyed by `name` unless it has a key of its own (or `keyed` is False: a part
+        changed in place, which a key would freeze)."""
         old = self._old.get(name)
-        control = old[1] if old is not None and old[0] == drawn_from else build()
+        if old is not None and old[0] == drawn_from:
+            control = old[1]
+        else:
+            control = build()
+            # Flet matches the unkeyed controls of a keyed screen by their place
+            # among the unkeyed: a part that comes or goes above others (a notice
+            # at the top of the sheet) shifted every place below it, and the
+            # phone was left with a copy of a kept part at each one (an empty
+            # "Hand | Ann & Cid | Bob & Dee" header under the sheet per notice).
+            if keyed and isinstance(control, ft.Control) and control.key is None:
+                control.key = name
         self._parts[name] = (drawn_from, control)
         return cast(T, control)
 

@@ -386,7 +386,8 @@ class RecordHand:
 
     def _trump_section(self) -> list[ft.Control]:
         dark = self.ctx.dark
-        buttons = [toggle(suit_label(code, dark), self.draft.trump == code,
+        buttons = [toggle(suit_label(code, dark, chosen=self.draft.trump == code),
+                          self.draft.trump == code,
                           lambda _e, c=code: self.tap_trump(c), height=60,
                           keep=self.keep, key=f"trump-{code}")
                    for code in self._trumps]
@@ -446,7 +447,8 @@ class RecordHand:
                        spacing=6)
         parts: list[ft.Control] = [seats]
         if self.run_seat is not None:
-            suits = ft.Row([small_toggle(suit_label(s.value, dark, size=22, word=False),
+            suits = ft.Row([small_toggle(suit_label(s.value, dark, size=22, word=False,
+                                                    chosen=self.run_suit == s),
                                          self.run_suit == s,
                                          lambda _e, s=s: self.tap_run_suit(s),
                                          keep=self.keep, key=f"runsuit-{s.value}")

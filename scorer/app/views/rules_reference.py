@@ -13,7 +13,7 @@ import flet as ft
 from rules.cards import Rank
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
-from scorer.app.theme import RADIUS
+from scorer.app.theme import MADE, RADIUS
 from scorer.app.views.common import app_bar, screen
 from scorer.app.widgets import notice
 from scorer.reference.hand_link import HandLink, link_from_query
@@ -243,7 +243,7 @@ class RulesReference:
             head.append(ft.Container(
                 content=ft.Text(state.text, size=13, weight=ft.FontWeight.W_600,
                                 color=ft.Colors.WHITE if state.changed else None),
-                bgcolor=ft.Colors.GREEN_700 if state.changed else
+                bgcolor=MADE if state.changed else
                 ft.Colors.SURFACE_CONTAINER_HIGHEST,
                 border_radius=ft.BorderRadius.all(8),
                 padding=ft.Padding.symmetric(horizontal=8, vertical=4),

@@ -71,7 +71,8 @@ class Chip:
             bg, fg = None, ft.Colors.PRIMARY
         side = ft.BorderSide(1, bg or ft.Colors.OUTLINE)
         self.symbol.value, self.symbol.visible = symbol, bool(symbol)
-        self.symbol.color = symbol_color or fg
+        # A red suit on the chosen chip's green was 1.3:1: chosen, it takes the chip's ink.
+        self.symbol.color = fg if state != "free" or symbol_color is None else symbol_color
         self.label.value, self.label.color = label, fg
         self.note.value, self.note.visible = note, bool(note)
         self.note.color = fg if state != "free" else ft.Colors.ON_SURFACE_VARIANT
@@ -304,8 +305,7 @@ class RunChecker:
             wrong = (check.seat, card) in bad
             red = card.suit.is_red
             colour = ft.Colors.ERROR if wrong else (
-                ft.Colors.RED_300 if red and self.ctx.dark else ft.Colors.RED_700 if red
-                else None)
+                suit_color(card.suit.value, self.ctx.dark) if red else None)
             spans.append(ft.TextSpan(card.label + " ", style=ft.TextStyle(
                 color=colour, weight=ft.FontWeight.BOLD if wrong else None,
                 decoration=ft.TextDecoration.UNDERLINE if wrong else None)))

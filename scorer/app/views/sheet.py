@@ -12,7 +12,7 @@ from rules.replay import HandResult
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
 from scorer.app.sheet_rows import EDITED, RowValues, sheet_values
-from scorer.app.theme import BAIT, RADIUS
+from scorer.app.theme import BAIT, HALF_BAIT, RADIUS, TAG_INK
 from scorer.app.views.common import app_bar, keyed, message_view, screen
 from scorer.app.views.kept import Kept
 from scorer.app.views.race_chart import race_panel
@@ -24,7 +24,7 @@ from scorer.app.widgets import big_button, notice
 from scorer.reference.sections import title_of
 from scorer.store.errors import StaleRevision, StoreError
 
-TAG_COLOURS = {"BAIT": BAIT, "½ BAIT": ft.Colors.ORANGE_800, "MISPLAY": ft.Colors.PURPLE_700,
+TAG_COLOURS = {"BAIT": BAIT, "½ BAIT": HALF_BAIT, "MISPLAY": ft.Colors.PURPLE_700,
                "THROWN": ft.Colors.BROWN_600, "PASSED": ft.Colors.GREY_700,
                EDITED: ft.Colors.BLUE_GREY_700}
 
@@ -45,7 +45,7 @@ def total_card(name: str, total: int, line: str, highlight: bool) -> ft.Control:
 def tag_chip(tag: str) -> ft.Control:
     colour = TAG_COLOURS.get(tag, ft.Colors.TEAL_700)  # RUN 50 Bob & Dee, BELLA...
     return ft.Container(
-        content=ft.Text(tag, size=11, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
+        content=ft.Text(tag, size=11, weight=ft.FontWeight.BOLD, color=TAG_INK),
         bgcolor=colour, border_radius=ft.BorderRadius.all(6),
         padding=ft.Padding.symmetric(horizontal=6, vertical=2),
     )
@@ -281,7 +281,8 @@ def layered(sheet: ft.View, over: ft.View | None, kept: Kept) -> ft.View:
     # The same Stack object while the sheet stays on show: Flet compares it in
     # place, and a layer added to it is not frozen (Record hand changes its
     # controls on every tap). Unkeyed: a new Stack replaces the old one whole.
-    stack = kept.part("layers", None, lambda: ft.Stack(fit=ft.StackFit.EXPAND, expand=True))
+    stack = kept.part("layers", None, lambda: ft.Stack(fit=ft.StackFit.EXPAND, expand=True),
+                      keyed=False)
     base = cast(ft.LayoutControl, sheet.controls[0])  # the SafeArea from `screen`
     # Hidden by opacity 0: not painted and out of the accessibility tree, yet still
     # built. An animation of no length keeps the phone's AnimatedOpacity in place

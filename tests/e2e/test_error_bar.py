@@ -1,0 +1,54 @@
+"""The club screens' error bar is readable (issue 31, section 4): its words were the
+pale snack-bar colour on pale pink (1.14:1). Screenshots at 390x844 and 360x640,
+light and dark; tests/app/test_contrast.py measures the colours."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+from table_steps import Phone, every_phone, tap
+from test_club_night import set_up_night
+
+ERROR = "the event needs a name"
+SNACK = "Type each side's final score as a number."
+
+
+@every_phone
+def test_the_new_club_nights_error_bar_reads_plainly(
+    phone: Phone, app_url: str, open_app: Callable[..., float],
+    screenshot: Callable[[Page, str], Path],
+) -> None:
+    page = phone.page
+    open_app(page, f"{app_url}club/new", first_text="New club night")
+    expect(page.get_by_text("Teams, round robin")).to_be_visible()
+    tap(page, "Create club night")
+    page.mouse.move(phone.width / 2, 300)
+    for _ in range(12):  # the bar is under the form, above the button
+        page.mouse.wheel(0, 600)
+        page.wait_for_timeout(100)
+    bar = page.get_by_text(ERROR)
+    expect(bar).to_be_visible()
+    screenshot(page, f"club-error-bar-{phone.tag}")
+
+
+@every_phone
+def test_a_club_nights_error_snack_bar_reads_plainly(
+    phone: Phone, app_url: str, open_app: Callable[..., float],
+    screenshot: Callable[[Page, str], Path],
+) -> None:
+    """A result saved with a side left blank: the error comes in a snack bar."""
+    page = phone.page
+    set_up_night(page, app_url, open_app)
+    page.get_by_role("button", name="Start round 1").click()
+    expect(page.get_by_text("Table 2", exact=True)).to_be_visible()
+    page.get_by_role("button", name="Result of table 1").click()
+    page.wait_for_timeout(500)
+    tap(page, "Save result")
+    # Under the open dialog the bar is dimmed and out of the accessibility tree: the
+    # player closes the dialog and reads it.
+    page.wait_for_timeout(300)
+    screenshot(page, f"club-error-snack-{phone.tag}", 300)
+    page.keyboard.press("Escape")
+    expect(page.get_by_text(SNACK).and_(page.locator("span"))).to_be_visible()
