@@ -631,7 +631,8 @@ class RecordHand:
             for reason in ruling.reasons]
         self.ctx.page.show_dialog(ft.AlertDialog(
             title=ft.Text(f"Hand {number} as entered: {outcome_word(ruling.outcome)}", size=18),
-            content=ft.Column(lines, tight=True, spacing=4, scroll=ft.ScrollMode.AUTO),
+            content=ft.Column(lines, tight=True, spacing=4),
+            scrollable=True,  # not the Column: it left an empty band above Close
             actions=[ft.TextButton("Close", on_click=lambda _e: self.ctx.page.pop_dialog())],
         ))
 

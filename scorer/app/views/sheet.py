@@ -138,8 +138,11 @@ def show_hand(ctx: AppContext, model: GameModel, result: HandResult, editable: b
         actions.append(ft.FilledButton("Edit this hand", icon=ft.Icons.EDIT, on_click=edit))
     ctx.page.show_dialog(ft.AlertDialog(
         title=ft.Text(f"Hand {result.number}: {model.describe(result)}", size=18),
+        # The dialog scrolls, not a Column inside it: a scrolling Column took all the
+        # height it was offered and left an empty band above the buttons.
         content=ft.Column([*reason_lines(ctx, model.id, reasons), *story], tight=True,
-                          spacing=4, scroll=ft.ScrollMode.AUTO),
+                          spacing=4),
+        scrollable=True,
         actions=actions,
     ))
 
