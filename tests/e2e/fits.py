@@ -138,6 +138,12 @@ def problems(page: Page, texts: Sequence[Wanted], floating: Sequence[Wanted] = (
     return found
 
 
+def raw_text(found: Locator) -> str:
+    """A node's words as the app sent them (Playwright's names turn no-break spaces
+    into plain ones)."""
+    return str(found.evaluate("e => (e.getAttribute('aria-label') || '') + e.textContent"))
+
+
 def assert_fits(page: Page, texts: Sequence[Wanted], floating: Sequence[Wanted] = (),
                 one_line: Sequence[Wanted] = ()) -> None:
     """Every text is whole, in the window and clear of the floating bar (texts inside
