@@ -146,13 +146,20 @@ def test_a_watching_phone_sees_who_won(phone: Phone, app_url: str, app_server: A
 @every_phone
 def test_new_game_below_start_game(phone: Phone, app_url: str, open_app: Open,
                                    screenshot: Shot) -> None:
-    """Scrolled to the end, Play to and House rules are clear of Start game."""
+    """Scrolled to the end, Play to and House rules (and, open, the last house rule)
+    are clear of Start game. (This state fitted already on the code of 26 Nov.)"""
     page = phone.page
     open_app(page, f"{app_url}new", first_text="Who sits where")
     page.mouse.move(phone.width / 2, 300)
     page.mouse.wheel(0, 3000)
     screenshot(page, f"fit-new-game-{phone.tag}")
     assert_fits(page, ["Play to", re.compile("House rules")], floating=["Start game"])
+    # The house rules open: the last of them clear of Start game too.
+    page.get_by_role("button", name=re.compile("House rules")).click()
+    see(page, "Dealer may pass")
+    page.mouse.wheel(0, 3000)
+    screenshot(page, f"fit-new-game-rules-{phone.tag}")
+    assert_fits(page, ["Play on", "Caller wins"], floating=["Start game"])
 
 
 @every_phone
