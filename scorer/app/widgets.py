@@ -197,7 +197,7 @@ def felt(*lines: str, width: int = 110, height: int = 96) -> ft.Control:
 
 def number_pad(
     on_digit: Callable[[str], None], on_back: Handler, on_clear: Handler,
-    keep: Keep | None = None,
+    keep: Keep | None = None, key_height: int = TAP,
 ) -> ft.Control:
     """Digits 0-9, clear and backspace, in big keys (kept across redraws with `keep`)."""
 
@@ -207,7 +207,7 @@ def number_pad(
         def make() -> ft.Control:
             return ft.OutlinedButton(
                 content=ft.Text(label, size=24, weight=ft.FontWeight.W_600),
-                height=TAP, expand=True, **props,
+                height=key_height, expand=True, **props,
             )
 
         return keep.control(f"pad-{label}", make, props) if keep is not None else make()

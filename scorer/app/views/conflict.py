@@ -13,6 +13,7 @@ from rules.game_file import hand_to_doc
 from rules.hand_diff import FACT_LABELS
 from rules.history import Added, Edited, Redone
 from scorer.app.context import AppContext
+from scorer.app.game_lines import unbroken
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import RADIUS
 from scorer.app.views.common import app_bar, screen
@@ -47,12 +48,14 @@ def conflict_view(ctx: AppContext, route: str, model: GameModel, key: str, place
     saved_by = shown.saved_by()
     if saved_by:
         body.append(ft.Text(saved_by, size=14, color=ft.Colors.ON_SURFACE_VARIANT))
-    body.append(versions_table(model, place, draft, found))
+    # What differs first: on a 360x640 phone, under the two versions it sat under the
+    # pinned buttons.
     differs = what_differs(found, model.game.names)
     if differs:
         body.append(notice("What differs: " + "; ".join(
             f"{d.label}: theirs {d.before}, yours {d.after}" for d in differs) + ".",
             icon=ft.Icons.COMPARE_ARROWS))
+    body.append(versions_table(model, place, draft, found))
     body.extend(shown.notes())
     return screen(route, app_bar(ctx, title, back_to=f"/game/{model.id}"), body,
                   bottom=shown.main_buttons())
@@ -71,16 +74,26 @@ def versions_table(model: GameModel, place: DraftPlace, draft: HandDraft,
     score_mine = scores_line(model.game, found.mine, found.number)
     lines = [(label, theirs[i][1] if theirs else "gone (undone)", mine[i][1])
              for i, label in enumerate(FACT_LABELS)]
+    teams = model.game.team_names
     lines.append(("Score", score_theirs, score_mine))
     for label, was, now in lines:
         if was == now == "none":
             continue  # no runs, no bella on either side: nothing to compare
         rows.append(ft.Column([
             ft.Text(label, size=13, color=ft.Colors.ON_SURFACE_VARIANT),
-            ft.Row([_cell(was, was != now), _cell(now, was != now)], spacing=8,
+            ft.Row([_cell(whole_names(was, teams), was != now),
+                    _cell(whole_names(now, teams), was != now)], spacing=8,
                    vertical_alignment=ft.CrossAxisAlignment.START),
         ], spacing=2, tight=True))
     return ft.Column(rows, spacing=8, tight=True)
+
+
+def whole_names(text: str, teams: tuple[str, ...]) -> str:
+    """`text` with each team's name unbroken: a narrow box wraps between the teams'
+    figures, never inside a name ("Ann & Cid 100, Bob" above "& Dee 62")."""
+    for team in teams:
+        text = text.replace(team, unbroken(team))
+    return text
 
 
 def _cell(text: str, differs: bool) -> ft.Control:
@@ -130,30 +143,34 @@ class Choices:
         return f"Theirs was saved on {who} at {local_time(last.at)[-5:]}."
 
     def main_buttons(self) -> ft.Control:
-        """Pinned under the two versions, side by side: the choice at thumb's reach."""
+        """Pinned under the two versions, side by side: the choice at thumb's reach, and
+        the rarer one under them (below the versions, a 360x640 phone had to scroll)."""
         if self.found.clash is Clash.THEIRS:
             word = USE_MINE if self.found.mine else FINISH_MINE
-            return ft.Row([
+            main = ft.Row([
                 big_button(KEEP_THEIRS, lambda _e: self.keep_theirs()),
                 big_button(word, lambda _e: self.use_mine(), primary=False),
             ], spacing=8)
-        return ft.Row([big_button("Drop mine", lambda _e: self.keep_theirs())])
+        else:
+            main = ft.Row([big_button("Drop mine", lambda _e: self.keep_theirs())])
+        if not self.may_go_next():
+            return main
+        return ft.Column([main, ft.Row([big_button(
+            f"{RECORD_MINE} {self.found.next_number}", lambda _e: self.ask_next(),
+            primary=False, icon=ft.Icons.ADD, height=48)])], spacing=8, tight=True)
 
     def notes(self) -> list[ft.Control]:
-        """What each choice does, and the rarer one: record mine as the next hand."""
+        """What each choice does (the rarer one, record mine as the next hand, too)."""
         found, n = self.found, self.found.number
         out: list[ft.Control] = []
         if found.clash is Clash.THEIRS:
             out.append(ft.Text(f"{KEEP_THEIRS}: yours is dropped. {USE_MINE}: yours replaces "
                                f"theirs as hand {n}, marked as edited, with theirs kept in "
                                "its history.", size=14, color=ft.Colors.ON_SURFACE_VARIANT))
-        if self.may_go_next():
-            out.append(ft.Row([big_button(
-                f"{RECORD_MINE} {found.next_number}", lambda _e: self.ask_next(),
-                primary=False, icon=ft.Icons.ADD, height=48)]))
-            if found.clash is Clash.THEIRS:
-                out.append(ft.Text("Only if the table really played another hand after "
-                                   f"hand {n}.", size=13, color=ft.Colors.ON_SURFACE_VARIANT))
+        if self.may_go_next() and found.clash is Clash.THEIRS:
+            out.append(ft.Text(f"{RECORD_MINE} {found.next_number}: only if the table "
+                               f"really played another hand after hand {n}.", size=13,
+                               color=ft.Colors.ON_SURFACE_VARIANT))
         return out
 
     def may_go_next(self) -> bool:

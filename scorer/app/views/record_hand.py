@@ -14,7 +14,7 @@ from rules.runs import rule_runs
 from rules.table import team_of
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
-from scorer.app.theme import BAIT, MADE, RADIUS
+from scorer.app.theme import BAIT, MADE, RADIUS, SMALL_TAP
 from scorer.app.views.common import app_bar, message_view, screen
 from scorer.app.views.conflict import conflict_view
 from scorer.app.views.kept import Kept
@@ -106,22 +106,26 @@ class RecordHand:
         self.figures = [self._figure_box(team) for team in (0, 1)]
         self.figures_row = ft.Row([self.figures[0][0], self.figures[1][0]], spacing=8)
         self.caller_part = ft.Column(spacing=SECTION_SPACING)
-        self.points_part = self._points()
         small = (ctx.page.height or 1000) < SMALL_SCREEN
-        lines = 2 if small else 3
-        self.ruling_plain = ft.Text("", size=15, max_lines=lines,
+        # Keys and Save of 48 and 52 px (over the 48 px minimum): the runs fit under the
+        # pad at 390x844, and the pad's bottom row above the ruling at 360x640.
+        self.points_part = self._points(SMALL_TAP)
+        # Three lines of reasons at every size: two were cut short at 360 px ("…needed
+        # 82: short. Ba…"); a small phone draws them smaller instead.
+        self.ruling_plain = ft.Text("", size=14 if small else 15, max_lines=3,
                                     overflow=ft.TextOverflow.ELLIPSIS)
-        self.ruling_outcome = ft.Text("", size=17, weight=ft.FontWeight.BOLD,
+        self.ruling_outcome = ft.Text("", size=15 if small else 17, weight=ft.FontWeight.BOLD,
                                       color=ft.Colors.WHITE)
-        self.ruling_reasons = ft.Text("", size=14, color=ft.Colors.WHITE, max_lines=lines,
-                                      overflow=ft.TextOverflow.ELLIPSIS)
+        self.ruling_reasons = ft.Text("", size=13 if small else 14, color=ft.Colors.WHITE,
+                                      max_lines=3, overflow=ft.TextOverflow.ELLIPSIS)
         self.shown_ruling: HandRuling | None = None
         """The ruling in the box now, for "Why?" (the explanation of this very hand)."""
         self.ruling_verdict = ft.Row([
             ft.Column([self.ruling_outcome, self.ruling_reasons], spacing=2, expand=True),
-            ft.TextButton("Why?", icon=ft.Icons.MENU_BOOK, height=48,
-                          style=ft.ButtonStyle(color=ft.Colors.WHITE,
-                                               icon_color=ft.Colors.WHITE),
+            # The word alone: with a book icon beside it the reasons had a third less
+            # width, and were cut short at 360 px ("short. Ba…").
+            ft.TextButton("Why?", height=48,
+                          style=ft.ButtonStyle(color=ft.Colors.WHITE),
                           # The box is a fixed size (the pad must not move under the
                           # thumb): Why? shows the whole ruling, however long.
                           tooltip="The whole ruling of this hand, worked out",
@@ -136,10 +140,10 @@ class RecordHand:
             alignment=ft.Alignment.CENTER_LEFT)
         self.ruling_box = ft.Stack([self.ruling_colour, self.ruling_words],
                                    fit=ft.StackFit.EXPAND,
-                                   height=PREVIEW_HEIGHT - (24 if small else 0))
+                                   height=PREVIEW_HEIGHT - (8 if small else 0))
         label = "Save hand" if index is None else f"Save hand {index + 1}"
         self.save_control = big_button(label, lambda _e: self.save(), icon=ft.Icons.CHECK,
-                                       height=52 if small else 60)
+                                       height=52)
         self.body = ft.Column(spacing=18)
         self.save_button = ft.Row([ft.Column([self.ruling_box, ft.Row([self.save_control])],
                                              spacing=8, expand=True)])
@@ -177,9 +181,11 @@ class RecordHand:
         self.set(self.draft.with_(trump=code))
         if self.draft.caller is not None and not self.draft.digits and not self.show_runs \
                 and not self.draft.has_runs and self.draft.bella is None:
-            # Caller and trump are in: the thumb goes to the number pad next.
+            # Caller and trump are in: the thumb goes to the number pad next, with the
+            # figures at the top (the rarer endings just above): the pad's bottom row,
+            # and at 390x844 the runs after it, are in view without a scroll.
             # A jump, not an animation: keys must not move under a tapping thumb.
-            self.ctx.page.run_task(self.scroller.scroll_to, scroll_key="points", duration=0)
+            self.ctx.page.run_task(self.scroller.scroll_to, scroll_key="figures", duration=0)
 
     def _detour(self, path: str) -> None:
         """Open the run checker or card counter for this hand; its result comes back
@@ -402,6 +408,8 @@ class RecordHand:
         else:
             parts.append(ft.Row([big_button("Enter the cards of the runs", self._open_runs,
                                             icon=ft.Icons.STYLE, primary=False, height=48)]))
+        parts.append(ft.Row([big_button("Count the cards", lambda _e: self._detour("/count"),
+                                        icon=ft.Icons.CALCULATE, primary=False, height=48)]))
         return parts
 
     def _open_runs(self, _e: object) -> None:
@@ -433,9 +441,11 @@ class RecordHand:
                                       key=f"bella-{seat}"))
             rows.append(ft.Row(cells, spacing=4))
         rows.append(self._runs_verdict())
-        return section("Runs and bella", *rows,
-                       note="Tap what each player showed: 100 is two fifties. The cards are "
-                            "asked for only when two runs are equal.")
+        # The note under the buttons, not over them: they come first after the points.
+        rows.append(ft.Text("Tap what each player showed: 100 is two fifties. The cards are "
+                            "asked for only when two runs are equal.", size=13,
+                            color=ft.Colors.ON_SURFACE_VARIANT))
+        return section("Runs and bella", *rows)
 
     def _runs_panel(self) -> ft.Control:
         draft = self.draft
@@ -578,17 +588,15 @@ class RecordHand:
                     lambda _e, t=team: self.set(self.draft.with_(points_team=t)))
                 self._dirty.append(box)
 
-    def _points(self) -> ft.Control:
+    def _points(self, key_height: int) -> ft.Control:
         self.pad = number_pad(lambda d: self.set(self.draft.press_digit(d)),
-                         lambda _e: self.set(self.draft.backspace()),
-                         lambda _e: self.set(self.draft.with_(digits="")),
-                         keep=self.keep)
-        return ft.Column([
-            own_layer(self.figures_row),
-            own_layer(self.pad),
-            ft.Row([big_button("Count the cards", lambda _e: self._detour("/count"),
-                               icon=ft.Icons.CALCULATE, primary=False, height=48)]),
-        ], spacing=10)
+                              lambda _e: self.set(self.draft.backspace()),
+                              lambda _e: self.set(self.draft.with_(digits="")),
+                              keep=self.keep, key_height=key_height)
+        # The runs come straight after the pad (Count the cards is under them): typed
+        # points, then runs, with no scroll at 390x844.
+        return ft.Column([own_layer(self.figures_row), own_layer(self.pad)], spacing=10,
+                         key=ft.ScrollKey("figures"))  # type: ignore[call-arg]
 
     def _draw_ruling(self, shown: Preview) -> None:
         """The ruling so far, in a box of fixed height (a box that grew as digits are
@@ -633,7 +641,8 @@ class RecordHand:
             for reason in ruling.reasons]
         self.ctx.page.show_dialog(ft.AlertDialog(
             title=ft.Text(f"Hand {number} as entered: {outcome_word(ruling.outcome)}", size=18),
-            content=ft.Column(lines, tight=True, spacing=4, scroll=ft.ScrollMode.AUTO),
+            content=ft.Column(lines, tight=True, spacing=4),
+            scrollable=True,  # not the Column: it left an empty band above Close
             actions=[ft.TextButton("Close", on_click=lambda _e: self.ctx.page.pop_dialog())],
         ))
 

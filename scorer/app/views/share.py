@@ -15,6 +15,12 @@ from scorer.app.widgets import big_button
 from scorer.store.errors import StoreError
 
 QR_SIZE = 232
+ROOM_BESIDE_QR = 540
+"""The height the Share dialog takes besides the QR code when this phone holds the
+code (title, code, the name field, address, Close): a shorter phone gets a smaller
+QR code, so that nothing is cut at the dialog's foot."""
+SMALLEST_QR = 100
+LOCAL_QR = 64
 EXPORT_LABEL = "Export this game"
 ALONE_COPY = ("Other phones cannot follow it live. To keep a copy, or to go on with it on "
               f"another phone, tap {EXPORT_LABEL}: it saves the game as a file. On the other "
@@ -34,11 +40,16 @@ def share_panel(ctx: AppContext, model: GameModel) -> ft.Control:
 
     urls = ctx.actions.share_urls(model.id)
     url = urls[0]
+    code = ctx.actions.table_code(model.id)
+    room = int(ctx.page.height or 1000) - (ROOM_BESIDE_QR if code is not None else 400)
+    # No other phone can open an address of this machine only: its code is drawn
+    # small, and the warning in its place fits.
+    qr = LOCAL_QR if is_local(url) else max(SMALLEST_QR, min(QR_SIZE, room))
     parts: list[ft.Control] = [
         ft.Container(
             # A data: address, not raw bytes: on a phone's plain-HTTP LAN page
             # Flet leaves an Image given bytes blank.
-            content=ft.Image(src=png_data_url(qr_png(url)), width=QR_SIZE, height=QR_SIZE,
+            content=ft.Image(src=png_data_url(qr_png(url)), width=qr, height=qr,
                              fit=ft.BoxFit.CONTAIN, filter_quality=ft.FilterQuality.NONE,
                              semantics_label=f"QR code of {url}"),
             bgcolor=ft.Colors.WHITE, border_radius=ft.BorderRadius.all(8), padding=4,
@@ -46,21 +57,25 @@ def share_panel(ctx: AppContext, model: GameModel) -> ft.Control:
         ),
         ft.Text(url, size=16, weight=ft.FontWeight.W_600,
                 text_align=ft.TextAlign.CENTER),
-        ft.Text("Scan it with a phone on the same Wi‑Fi to follow the score.", size=14,
-                text_align=ft.TextAlign.CENTER, color=ft.Colors.ON_SURFACE_VARIANT),
     ]
+    # No phone can follow an address of this machine only: the warning says so in
+    # place of "Scan it" (both did not fit a 360x640 phone's dialog).
     if is_local(url):
         parts.append(ft.Text("This server only listens on this machine: start it without "
                              "--host 127.0.0.1 so phones can connect.", size=14,
                              color=ft.Colors.ERROR, text_align=ft.TextAlign.CENTER))
+    else:
+        parts.append(ft.Text("Scan it with a phone on the same Wi‑Fi to follow the score.",
+                             size=14, text_align=ft.TextAlign.CENTER,
+                             color=ft.Colors.ON_SURFACE_VARIANT))
     others = [u for u in urls[1:] if not is_local(u)]
     if others:
         parts.append(ft.Text("Also: " + ", ".join(others), size=13,
                              text_align=ft.TextAlign.CENTER, color=ft.Colors.ON_SURFACE_VARIANT))
-    code = ctx.actions.table_code(model.id)
     if code is not None:
-        # The code first: on a 360 px phone, under the QR code it was out of sight.
-        parts.insert(0, ft.Container(
+        # The code first, and the phone's name under it: on a 360 px phone, under the
+        # QR code they were out of sight.
+        parts[:0] = [ft.Container(
             content=ft.Column([
                 ft.Text("Table code", size=14, weight=ft.FontWeight.W_600,
                         color=ft.Colors.ON_PRIMARY_CONTAINER),
@@ -72,8 +87,7 @@ def share_panel(ctx: AppContext, model: GameModel) -> ft.Control:
             ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
             bgcolor=ft.Colors.PRIMARY_CONTAINER, border_radius=ft.BorderRadius.all(RADIUS),
             padding=ft.Padding.symmetric(horizontal=12, vertical=8),
-        ))
-        parts.append(phone_name(ctx))
+        ), phone_name(ctx)]
     else:
         parts.append(ft.Text("Anyone with this address can watch. Recording hands needs the "
                              "table code from the phone that started the game, or from the "
@@ -86,8 +100,10 @@ def share_panel(ctx: AppContext, model: GameModel) -> ft.Control:
 
 def phone_name(ctx: AppContext) -> ft.Control:
     """The name this phone goes by beside its changes in the games' history."""
-    field = ft.TextField(label="This phone's name in the history",
-                         value=ctx.actions.phone_name() or "", hint_text="e.g. Mary",
+    # A short label: a long one wrapped on three lines in a 360 px phone's dialog.
+    field = ft.TextField(label="Phone name",
+                         value=ctx.actions.phone_name() or "",
+                         hint_text="Shown in the history, e.g. Mary",
                          max_length=30, dense=True, expand=True)
 
     def keep(_e: object) -> None:
@@ -123,7 +139,7 @@ def show_share(ctx: AppContext, model: GameModel) -> None:
     ctx.page.show_dialog(ft.AlertDialog(
         title=ft.Text("Share this game", size=20),
         content=ft.Container(content=share_panel(ctx, model), width=320),
-        content_padding=ft.Padding.only(left=16, right=16, top=12, bottom=0),
+        content_padding=ft.Padding.only(left=16, right=16, top=12, bottom=8),
         scrollable=True,
         actions=[ft.TextButton("Close", on_click=lambda _e: ctx.page.pop_dialog())],
     ))

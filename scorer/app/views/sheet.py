@@ -10,6 +10,7 @@ import flet as ft
 from rules.history import HandEntry
 from rules.replay import HandResult
 from scorer.app.context import AppContext
+from scorer.app.game_lines import NO_BREAK
 from scorer.app.game_view_model import GameModel
 from scorer.app.sheet_rows import EDITED, RowValues, sheet_values
 from scorer.app.theme import BAIT, HALF_BAIT, RADIUS, TAG_INK
@@ -18,7 +19,7 @@ from scorer.app.views.kept import Kept
 from scorer.app.views.race_chart import race_panel
 from scorer.app.views.share import share_button, share_icon
 from scorer.app.views.sheet_trail import history_lines, notices_card, undone_panel
-from scorer.app.views.summary_card import summary_card
+from scorer.app.views.summary_card import summary_card, summary_details
 from scorer.app.views.table_code import CHECKING, watcher_banner
 from scorer.app.widgets import big_button, notice
 from scorer.reference.sections import title_of
@@ -62,7 +63,10 @@ def score_cell(score: str, total: str) -> ft.Control:
 def hand_row(ctx: AppContext, model: GameModel, row: RowValues, editable: bool) -> ft.Control:
     """One hand on the sheet; a tap shows its ruling and its story. Kept to a few
     controls: a sheet of twenty hands is built whole on every phone after each Save."""
-    title = ft.Text(row.title, size=15, weight=ft.FontWeight.W_600)
+    # The suit is held to the word before it: a narrow row wrapped it onto a line alone.
+    head, _space, suit = row.title.rpartition(" ")
+    title = ft.Text(f"{head}{NO_BREAK}{suit}" if head else suit, size=15,
+                    weight=ft.FontWeight.W_600)
     left: ft.Control = title
     if row.error is not None:
         left = ft.Column([title, ft.Text(row.error, size=13, color=ft.Colors.ERROR)],
@@ -138,8 +142,11 @@ def show_hand(ctx: AppContext, model: GameModel, result: HandResult, editable: b
         actions.append(ft.FilledButton("Edit this hand", icon=ft.Icons.EDIT, on_click=edit))
     ctx.page.show_dialog(ft.AlertDialog(
         title=ft.Text(f"Hand {result.number}: {model.describe(result)}", size=18),
+        # The dialog scrolls, not a Column inside it: a scrolling Column took all the
+        # height it was offered and left an empty band above the buttons.
         content=ft.Column([*reason_lines(ctx, model.id, reasons), *story], tight=True,
-                          spacing=4, scroll=ft.ScrollMode.AUTO),
+                          spacing=4),
+        scrollable=True,
         actions=actions,
     ))
 
@@ -198,6 +205,7 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
     news = tuple(ctx.notices.get(game_id, ()))
     if news:
         body.insert(0, kept.part("news", news, lambda: notices_card(ctx, game_id, news)))
+    editable = ctx.actions.can_edit(game_id)
     if replay.winner is not None:
         body.append(summary_card(model))
     else:
@@ -211,12 +219,17 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
         line = shown.next_line
         body.append(kept.part("next", line, lambda: ft.Text(
             line, size=16, weight=ft.FontWeight.W_600)))
+    if editable and replay.hands:
+        # Above the hands, beside the last one: at the foot of the sheet it sat half
+        # out of sight over Record hand once a notice pushed the sheet down.
+        body.append(kept.part("undo", model.stored.revision, lambda: ft.Row([big_button(
+            "Undo last hand", lambda _e: confirm_undo(ctx, model), icon=ft.Icons.UNDO,
+            primary=False, height=48)])))
     if replay.hands:
         body.append(race_panel(ctx, model, kept))
     bad = shown.bad
     if bad is not None:
         body.append(kept.part("bad", bad, lambda: notice(bad, error=True)))
-    editable = ctx.actions.can_edit(game_id)
     teams = shown.teams
     if shown.rows:
         body.append(kept.part("columns", teams, lambda: column_heads(teams)))
@@ -230,6 +243,8 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
                  else "No hands yet: they appear here as the table records them.")
         body.append(ft.Text(first,
                             size=15, color=ft.Colors.ON_SURFACE_VARIANT))
+    if replay.winner is not None:
+        body.append(summary_details(model))  # under the hands: the winning one in view
     undone = undone_panel(ctx, model, editable)
     if undone is not None:
         body.append(undone)
@@ -251,10 +266,6 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
         buttons.append(kept.part("checking", game_id, lambda: ft.Container(  # Record hand's room
             ft.Text(CHECKING, size=15, color=ft.Colors.ON_SURFACE_VARIANT),
             height=64, alignment=ft.Alignment.CENTER_LEFT)))
-    if editable and replay.hands:
-        body.append(kept.part("undo", model.stored.revision, lambda: ft.Row([big_button(
-            "Undo last hand", lambda _e: confirm_undo(ctx, model), icon=ft.Icons.UNDO,
-            primary=False)])))
     # The teams are in the big totals; a short title leaves room for the icons.
     bar = kept.part("bar", game_id, lambda: app_bar(ctx, "Score sheet", back_to="/", actions=[
         ft.IconButton(ft.Icons.MENU_BOOK, tooltip="Rules",

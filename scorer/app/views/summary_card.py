@@ -23,12 +23,11 @@ def team_line(record: TeamRecord) -> str:
 
 
 def summary_card(model: GameModel) -> ft.Control:
-    """Shown once the game is won, in place of the next-hand line."""
+    """Shown once the game is won, in place of the next-hand line: who won and by how
+    much (the rest is in `summary_details`, under the hands)."""
     summary = summarise(model.replay)
-    teams = model.game.team_names
     if summary.winner is None:
         raise ValueError("the game is not won yet")
-    win, lose = summary.winner, 1 - summary.winner
     by = f"By {summary.margin} points" if summary.margin else "Level on points"
     rows: list[ft.Control] = [
         ft.Row([ft.Icon(ft.Icons.EMOJI_EVENTS, size=28),
@@ -36,15 +35,27 @@ def summary_card(model: GameModel) -> ft.Control:
                         expand=True)]),
         ft.Text(f"{by}, in {_plural(summary.hands, 'hand')}.", size=15),
     ]
-    for team in (win, lose):
+    return _card(rows, ft.Colors.SECONDARY_CONTAINER)
+
+
+def summary_details(model: GameModel) -> ft.Control:
+    """What each team did and the best hand, under the hands: over them, the winning
+    hand was out of sight on a 360x640 phone."""
+    summary = summarise(model.replay)
+    teams = model.game.team_names
+    if summary.winner is None:
+        raise ValueError("the game is not won yet")
+    rows: list[ft.Control] = []
+    for team in (summary.winner, 1 - summary.winner):
         rows.append(ft.Text(teams[team], size=15, weight=ft.FontWeight.W_600))
         rows.append(ft.Text(team_line(summary.teams[team]), size=14))
     best = summary.best
     if best is not None:
         rows.append(ft.Text(f"Best hand: hand {best.hand}, {teams[best.team]} scored {best.score}",
                             size=14, color=ft.Colors.ON_SURFACE_VARIANT))
-    return ft.Container(
-        content=ft.Column(rows, spacing=4),
-        padding=14, border_radius=ft.BorderRadius.all(RADIUS),
-        bgcolor=ft.Colors.SECONDARY_CONTAINER,
-    )
+    return _card(rows, ft.Colors.SURFACE_CONTAINER_HIGH)
+
+
+def _card(rows: list[ft.Control], colour: str) -> ft.Control:
+    return ft.Container(content=ft.Column(rows, spacing=4), padding=14,
+                        border_radius=ft.BorderRadius.all(RADIUS), bgcolor=colour)

@@ -1,0 +1,180 @@
+"""Nothing cut, nothing covered (issue 31, section 5): each screen state a small phone
+got wrong, at 390x844 and 360x640, light and dark, read through `fits.assert_fits`.
+Each state is also saved as a screenshot (test-artifacts/screenshots/fit-*)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fits import assert_fits, box_of, raw_text
+from playwright.sync_api import Browser, Page, expect
+from table_steps import Phone, enter_seeded_code, every_phone, see, seed_game, tap, type_points
+
+Shot = Callable[[Page, str], Path]
+Open = Callable[..., float]
+HAND = {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 100}}
+RULING = re.compile(r"needed 82")
+NBSP = "\u00a0"
+BAND = 80
+"""Most empty space a dialog may leave above its buttons, in CSS pixels."""
+
+
+def small(phone: Phone) -> bool:
+    return phone.width < 390
+
+
+def holder(phone: Phone, app_url: str, open_app: Open, game: str) -> Page:
+    """The phone of the test, holding the table code of `game`, on its sheet."""
+    page = phone.page
+    open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
+    enter_seeded_code(page, game)
+    return page
+
+
+def second_phone(browser: Browser, phone: Phone, app_url: str, open_app: Open,
+                 game: str) -> Page:
+    """Another phone at the table (same size), holding the code too."""
+    other = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    open_app(other, f"{app_url}game/{game}", first_text="Score sheet")
+    enter_seeded_code(other, game)
+    return other
+
+
+@every_phone
+def test_record_hand_with_the_points_typed(phone: Phone, app_url: str, app_server: Any,
+                                           open_app: Open, screenshot: Shot) -> None:
+    """The ruling pinned above Save is whole, the pad's bottom row clear of it, and
+    at 390x844 the runs come next without a scroll."""
+    game = seed_game(app_server.data_dir, [HAND])
+    page = holder(phone, app_url, open_app, game)
+    open_app(page, f"{app_url}game/{game}/hand", first_text="Who called?")
+    tap(page, "Bob called")
+    tap(page, re.compile("Hearts"))
+    type_points(page, "40")
+    see(page, RULING)
+    screenshot(page, f"fit-record-points-{phone.tag}")
+    texts: list[str | re.Pattern[str]] = ["1", "Clear", "0", "Backspace"]
+    if not small(phone):
+        texts += ["Ann twenty", "Bob fifty", "Cid hundred", "Dee has bella"]
+    assert_fits(page, texts, floating=["Bait", RULING, "Save hand"])
+
+
+@every_phone
+def test_share_dialog(phone: Phone, app_url: str, app_server: Any, open_app: Open,
+                      screenshot: Shot) -> None:
+    game = seed_game(app_server.data_dir, [HAND])
+    page = holder(phone, app_url, open_app, game)
+    tap(page, "Share this game")
+    see(page, re.compile(r"^Table code \d{6}$"))
+    screenshot(page, f"fit-share-{phone.tag}")
+    assert_fits(page, [re.compile(r"^Table code \d{6}$"),
+                       "Give it to whoever records hands on another phone.",
+                       "Phone name", re.compile("^This server only listens")],
+                floating=["Close"])
+
+
+@every_phone
+def test_conflict_screen(phone: Phone, app_url: str, app_server: Any, open_app: Open,
+                         screenshot: Shot, browser: Browser) -> None:
+    """Two phones saved hand 2: what differs and the rarer choice are in view, clear
+    of the bar, and a team name stays whole in its box."""
+    game = seed_game(app_server.data_dir, [HAND])
+    page = holder(phone, app_url, open_app, game)
+    other = second_phone(browser, phone, app_url, open_app, game)
+    tap(page, "Record hand")
+    tap(page, "Bob called")
+    tap(page, re.compile("Hearts"))
+    type_points(page, "62")
+    tap(other, "Record hand")
+    tap(other, "Ann called")
+    tap(other, re.compile("Hearts"))
+    type_points(other, "100")
+    tap(other, "Save hand")
+    see(other, "Undo last hand")
+    tap(page, "Save hand")
+    see(page, "Hand 2: two versions")
+    screenshot(page, f"fit-conflict-{phone.tag}")
+    assert_fits(page, [re.compile("^What differs"), "Record mine as hand 3"],
+                floating=["Keep theirs", "Use mine"])
+    # A box wraps between the teams' figures, never inside a name ("Bob" / "& Dee 62").
+    assert f"Ann{NBSP}&{NBSP}Cid 100, Bob{NBSP}&{NBSP}Dee 62" in raw_text(
+        page.get_by_text(re.compile(r"^Ann\s&\sCid 100")).first)
+
+
+@every_phone
+def test_sheet_with_a_notice_from_another_phone(
+    phone: Phone, app_url: str, app_server: Any, open_app: Open, screenshot: Shot,
+    browser: Browser,
+) -> None:
+    """Undo last hand is in view, clear of Record hand, while the notice shows; the
+    hands' titles keep their suit on their line."""
+    game = seed_game(app_server.data_dir, [HAND, {**HAND, "caller": 1, "trump": "D"}])
+    page = holder(phone, app_url, open_app, game)
+    other = second_phone(browser, phone, app_url, open_app, game)
+    other.get_by_role("button", name=re.compile(r"\b1\. \w+ dealt")).click()
+    tap(other, "Edit this hand")
+    for key in ("⌫", "⌫", "⌫", "1", "2", "0"):
+        tap(other, key)
+    tap(other, "Save hand 1")
+    see(page, re.compile("^Hand 1 was changed on another phone"))
+    screenshot(page, f"fit-sheet-notice-{phone.tag}")
+    assert_fits(page, ["Undo last hand", re.compile("^Hand 1 was changed on another phone")],
+                floating=["Record hand"])
+    # A row's title keeps its suit with the word before it.
+    row = page.get_by_role("button", name=re.compile(r"^2\. Ann dealt"))
+    assert f"Bob called{NBSP}♦" in raw_text(row)
+
+
+@every_phone
+def test_a_watching_phone_sees_who_won(phone: Phone, app_url: str, app_server: Any,
+                                       open_app: Open, screenshot: Shot) -> None:
+    """The finished game's sheet on a phone that does not hold the game: the winning
+    hand is in view."""
+    made = {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 100}}
+    game = seed_game(app_server.data_dir, [made] * 5)
+    page = phone.page
+    open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
+    see(page, re.compile("^Ann & Cid win"))
+    screenshot(page, f"fit-watcher-won-{phone.tag}")
+    assert_fits(page, [re.compile("^Ann & Cid win"), re.compile(r"^5\. Dee dealt")],
+                floating=[re.compile("^(Play again|Enter table code)$")])
+
+
+@every_phone
+def test_new_game_below_start_game(phone: Phone, app_url: str, open_app: Open,
+                                   screenshot: Shot) -> None:
+    """Scrolled to the end, Play to and House rules (and, open, the last house rule)
+    are clear of Start game. (This state fitted already on the code of 26 Nov.)"""
+    page = phone.page
+    open_app(page, f"{app_url}new", first_text="Who sits where")
+    page.mouse.move(phone.width / 2, 300)
+    page.mouse.wheel(0, 3000)
+    screenshot(page, f"fit-new-game-{phone.tag}")
+    assert_fits(page, ["Play to", re.compile("House rules")], floating=["Start game"])
+    # The house rules open: the last of them clear of Start game too.
+    page.get_by_role("button", name=re.compile("House rules")).click()
+    see(page, "Dealer may pass")
+    page.mouse.wheel(0, 3000)
+    screenshot(page, f"fit-new-game-rules-{phone.tag}")
+    assert_fits(page, ["Play on", "Caller wins"], floating=["Start game"])
+
+
+@every_phone
+def test_hand_detail_dialog(phone: Phone, app_url: str, app_server: Any, open_app: Open,
+                            screenshot: Shot) -> None:
+    """The hand's ruling, then its buttons, with no empty band between."""
+    game = seed_game(app_server.data_dir, [HAND])
+    page = holder(phone, app_url, open_app, game)
+    page.get_by_role("button", name=re.compile(r"\b1\. \w+ dealt")).click()
+    tap_target = page.get_by_role("button", name="Edit this hand")
+    expect(tap_target).to_be_visible()
+    screenshot(page, f"fit-hand-detail-{phone.tag}")
+    assert_fits(page, ["Edit this hand", "Close", re.compile("^Ann & Cid called")])
+    words = page.get_by_text(re.compile(r"\S")).all()
+    above = max(b["y"] + b["height"] for b in (w.bounding_box() for w in words)
+                if b is not None and b["y"] < box_of(page, "Close")["y"])
+    gap = box_of(page, "Close")["y"] - above
+    assert gap < BAND, f"{gap:.0f} px empty above the buttons"
