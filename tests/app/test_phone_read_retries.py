@@ -74,7 +74,7 @@ class Phone:
         self.actions.prefs_factory = lambda: prefs
         self.actions.read_delays = (0.01, 0.01, 0.01)
         self.actions.quiet_delay_s = 0.01
-        self.actions.read_wait_s = 0.2
+        self.actions.read_wait_s = 1.5  # a read that moves rights writes a file: room for a slow disk
         prefs.actions = self.actions
 
     def _run_task(self, handler: Callable[[], Awaitable[None]]) -> None:
