@@ -35,16 +35,15 @@ import os
 import re
 import shutil
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench_club_night import percentiles, tarabish
 from playwright.sync_api import Browser, Page, Route, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
@@ -86,21 +85,6 @@ RECORDER = """
   }).observe(document, { childList: true, subtree: true });
 })();
 """
-
-
-def percentiles(values: Sequence[float]) -> str:
-    if not values:
-        return "none"
-    ordered = sorted(values)
-    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    return (f"p50 {statistics.median(ordered) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
-            f"max {ordered[-1] * 1000:.0f} ms ({len(ordered)})")
-
-
-def tarabish(data: Path, *argv: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "scorer.cli", *argv, "--data-dir", str(data)],
-                          cwd=REPO, capture_output=True, text=True, check=True, timeout=120)
-    return done.stdout
 
 
 def set_up(data: Path) -> tuple[str, list[str]]:
