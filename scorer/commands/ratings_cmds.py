@@ -96,7 +96,8 @@ def format_ratings(ratings: Ratings) -> str:
         for row in rows
     ]
     games = ratings.games
-    lines += ["", f"{games} finished game{'' if games == 1 else 's'} rated. Rating = mu - "
-              f"3 sigma: a cautious estimate of skill. Provisional: under "
-              f"{PROVISIONAL_GAMES} games."]
+    lines += ["", f"{games} finished game{'' if games == 1 else 's'} rated, one after another.",
+              "The rating is a cautious estimate of skill (mu - 3 sigma): it starts low",
+              f"and climbs as the games tell us more. Provisional: under {PROVISIONAL_GAMES} "
+              "games."]
     return "\n".join(lines)
