@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
 from rules.errors import GameFileError
 from scorer.commands.common import EXIT_BAD_INPUT, EXIT_OK, data_dir_option
 from scorer.commands.game_input import load_game_doc
-from scorer.paths import resolve_data_dir
+from scorer.paths import ENV_VAR, resolve_data_dir
 from scorer.ratings import PROVISIONAL_GAMES, Match, Ratings, compute_ratings
 from scorer.ratings.sources import match_of_doc, stored_matches
 from scorer.store import GameStore
@@ -60,10 +61,10 @@ def _from_files(files: list[str]) -> list[Match] | None:
 
 
 def _from_store(args: argparse.Namespace) -> list[Match] | None:
-    named = getattr(args, "data_dir", None)
+    named = getattr(args, "data_dir", None) or os.environ.get(ENV_VAR, "").strip() or None
     where = resolve_data_dir(named)
     if not where.exists() and named is None:
-        return []  # no game saved on this machine yet
+        return []  # the user's own folder: no game saved on this machine yet
     if not where.is_dir():
         print(f"tarabish: there is no folder {label(str(where))} to read games from",
               file=sys.stderr)

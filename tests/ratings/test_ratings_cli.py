@@ -91,6 +91,25 @@ def test_no_such_data_folder_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFix
     assert err.count("\n") == 1 and "no folder" in err
 
 
+def test_no_such_folder_named_by_the_environment_is_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TARABISH_DATA", str(tmp_path / "none"))
+    code, out, err = run([], capsys)
+    assert (code, out, err.count("\n")) == (2, "", 1)
+
+
+def test_no_games_yet_on_this_machine_is_no_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TARABISH_DATA", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "fresh"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    code, out, err = run(["--json"], capsys)
+    assert (code, json.loads(out)["players"], err) == (0, [], "")
+    assert not (tmp_path / "fresh").exists()
+
+
 def trail(hands: int, day: str, started: str) -> list[dict[str, Any]]:
     """A true edit trail: started on `started`, each hand added a minute apart on `day`."""
     entries = [{"revision": 1, "at": f"{started}T20:00:00+00:00", "change": "started"}]
