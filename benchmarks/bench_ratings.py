@@ -3,6 +3,7 @@
     uv run python benchmarks/bench_ratings.py               # 10,000 games; 20, 60 and 200 players
     uv run python benchmarks/bench_ratings.py --games 1000  # a quicker look
     uv run python benchmarks/bench_ratings.py --documents   # also: from game documents
+    uv run python benchmarks/bench_ratings.py --stored      # also: the command over a data folder
 
 The games are made in memory: for each pool of players (20 to 200), four
 players drawn at random per game, the winning pair drawn too, with a fixed
@@ -10,20 +11,28 @@ seed. `compute_ratings` (openskill's Plackett-Luce, recomputed from scratch)
 is timed, best of --repeats. With --documents, the same count of real
 tarabish-game/1 documents (6 hands each) is first replayed by the rules
 engine to find each winner, as `tarabish ratings GAME.json ...` does after
-reading the files. Figures only; nothing is judged. The load average is
+reading the files. With --stored, the same count of won games is saved in a
+fresh data folder (about a second a thousand games) and the whole command,
+`tarabish ratings --data-dir DIR --json`, is timed in-process (best of
+--repeats): reading every finished game's trail, ordering, rating, printing. Figures only; nothing is judged. The load average is
 printed: other work on a shared machine inflates every figure.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import random
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from scorer.cli import main as tarabish
 from scorer.ratings import Match, compute_ratings
 from scorer.ratings.sources import match_of_doc
 
@@ -46,6 +55,8 @@ class Figures:
     seconds: dict[int, float] = field(default_factory=dict)
     """Best time of compute_ratings per pool size."""
     documents: float | None = None
+    stored: float | None = None
+    """Best time of the whole command over a data folder of `games` won games."""
 
 
 def synthetic_matches(games: int, players: int, seed: int = 33) -> list[Match]:
@@ -84,6 +95,8 @@ def main(argv: Sequence[str] | None = None) -> Figures:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--documents", action="store_true",
                         help="also time finding each winner from real game documents")
+    parser.add_argument("--stored", action="store_true",
+                        help="also time the command over a data folder of as many games")
     args = parser.parse_args(argv)
     figures = Figures(games=args.games)
     print(f"load average {os.getloadavg()[0]:.2f}; {args.games:,} games; "
@@ -102,7 +115,26 @@ def main(argv: Sequence[str] | None = None) -> Figures:
         assert all(m is not None for m in found)
         print(f"winners from {args.games:,} game documents (6 hands, replayed): "
               f"{figures.documents:.3f} s")
+    if args.stored:
+        figures.stored = time_stored(synthetic_docs(args.games, 60), args.repeats)
+        print(f"tarabish ratings --data-dir over {args.games:,} saved games: "
+              f"{figures.stored:.3f} s")
     return figures
+
+
+def time_stored(docs: list[dict[str, Any]], repeats: int) -> float:
+    """The best time of `tarabish ratings --data-dir DIR --json` over `docs` saved."""
+    from scorer.store import GameStore
+
+    with tempfile.TemporaryDirectory() as folder:
+        with GameStore(Path(folder)) as store:
+            store.create_games(docs)
+
+        def command() -> None:
+            with contextlib.redirect_stdout(io.StringIO()):
+                assert tarabish(["ratings", "--data-dir", folder, "--json"]) == 0
+
+        return best(command, repeats)
 
 
 if __name__ == "__main__":

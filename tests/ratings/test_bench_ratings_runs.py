@@ -23,10 +23,12 @@ def bench() -> ModuleType:
 
 
 def test_bench_prints_every_pool(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
-    figures = bench.main(["--games", "30", "--repeats", "1", "--documents"])
-    assert set(figures.seconds) == {20, 60, 200} and figures.documents is not None
+    figures = bench.main(["--games", "30", "--repeats", "1", "--documents", "--stored"])
+    assert set(figures.seconds) == {20, 60, 200}
+    assert figures.documents is not None and figures.stored is not None
     out = capsys.readouterr().out
     assert "30 games" in out and "200 players" in out and "game documents" in out
+    assert "30 saved games" in out
 
 
 def test_synthetic_documents_are_won_by_seats_0_and_2(bench: ModuleType) -> None:
