@@ -4,12 +4,16 @@ the order they finished, and exit 2 on bad input."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from ratings_docs import by_hand, game_doc
 
+from rules.plain_text import is_unsafe
 from scorer.cli import main
 from scorer.store import GameStore
 
@@ -147,3 +151,34 @@ def test_empty_data_folder_says_so(tmp_path: Path, capsys: pytest.CaptureFixture
     GameStore(tmp_path).close()
     code, out, _err = run(["--data-dir", str(tmp_path)], capsys)
     assert (code, out.strip()) == (0, "No finished games to rate yet.")
+
+
+HOSTILE_NAMES = ["An\x1b]0;pwned\x07n", "Bob\r\x1b[2K", "Cid\u202eevil", "Dee\x9b31m"]
+
+
+def test_names_saved_before_they_were_checked_are_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with GameStore(tmp_path) as store:
+        store.create_game(game_doc(HOSTILE_NAMES, 0))
+    code, out, _err = run(["--data-dir", str(tmp_path)], capsys)
+    assert code == 0 and "An\\x1b]0;pwned\\x07n" in out
+    assert not any(c != "\n" and is_unsafe(c) for c in out)
+    assert len(out.splitlines()) == 1 + 4 + 1 + 3  # header, four rows, a gap, the note
+    code, out, _err = run(["--data-dir", str(tmp_path), "--json"], capsys)
+    assert not any(c != "\n" and is_unsafe(c) for c in out)
+    assert {p["player"] for p in json.loads(out)["players"]} == set(HOSTILE_NAMES)
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_ends_quietly_when_the_reader_leaves(tmp_path: Path, json_out: bool) -> None:
+    path = write(tmp_path, "a.json", game_doc(["Ann", "Bob", "Cid", "Dee"], 0))
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "scorer.cli", "ratings", path, *(["--json"] if json_out else [])],
+            stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) in ((0, ""), (141, ""))
