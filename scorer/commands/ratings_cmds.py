@@ -52,8 +52,8 @@ def _from_files(files: list[str]) -> list[Match] | None:
         try:
             match = match_of_doc(load_game_doc(name))
         except GameFileError as exc:
-            where = "" if exc.hand is None else f" (hand {exc.hand + 1})"
-            print(f"tarabish: {label(name)}{where}: {one_line(exc.message)}", file=sys.stderr)
+            where = ":" if exc.hand is None else f" has a problem in hand {exc.hand + 1}:"
+            print(f"tarabish: {label(name)}{where} {one_line(exc.message)}", file=sys.stderr)
             return None
         if match is not None:
             matches.append(match)
@@ -66,8 +66,8 @@ def _from_store(args: argparse.Namespace) -> list[Match] | None:
     if not where.exists() and named is None:
         return []  # the user's own folder: no game saved on this machine yet
     if not where.is_dir():
-        print(f"tarabish: there is no folder {label(str(where))} to read games from",
-              file=sys.stderr)
+        what = "is not a folder" if where.exists() else "does not exist"
+        print(f"tarabish: the data folder {label(str(where))} {what}", file=sys.stderr)
         return None
     try:
         store = GameStore(where, read_only=True)

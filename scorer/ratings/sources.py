@@ -52,7 +52,10 @@ def stored_matches(store: GameStore) -> list[Match]:
             stored = store.get_game(summary.id)
         except GameNotFound:
             continue  # deleted since the list was read
-        match = match_of(summary.players, summary.winner)
+        try:
+            match = match_of(summary.players, summary.winner)
+        except ValueError:  # two seats under one name (saved before names were checked)
+            continue
         if match is None:
             continue
         when = finished_at(stored.history, len(stored.doc.get("hands", [])), stored.updated)

@@ -87,12 +87,14 @@ def test_bad_input_is_one_line_and_exit_2(
     code, out, err = run([good, target, "--json"], capsys)
     assert (code, out) == (2, "")
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    if bad == "bad hand":
+        assert "y.json has a problem in hand 2:" in err
 
 
 def test_no_such_data_folder_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["--data-dir", str(tmp_path / "none"), "--json"], capsys)
     assert (code, out) == (2, "")
-    assert err.count("\n") == 1 and "no folder" in err
+    assert err.count("\n") == 1 and "does not exist" in err
 
 
 def test_no_such_folder_named_by_the_environment_is_exit_2(
