@@ -11,7 +11,15 @@ from collections.abc import Sequence
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line; each subcommand lives in `scorer.commands`."""
-    from scorer.commands import build_web, check, event_cmds, serve, stats_cmds, store_cmds
+    from scorer.commands import (
+        build_web,
+        check,
+        event_cmds,
+        ratings_cmds,
+        serve,
+        stats_cmds,
+        store_cmds,
+    )
 
     parser = argparse.ArgumentParser(
         prog="tarabish",
@@ -24,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.register(sub)
     store_cmds.register(sub)
     stats_cmds.register(sub)
+    ratings_cmds.register(sub)
     build_web.register(sub)
     event_cmds.register(sub)
     return parser

@@ -1,0 +1,64 @@
+"""Where the rated games come from: game files in the order given, or the stored
+games of a data folder in the order they finished."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from rules.game_file import parse_game
+from rules.replay import replay
+from scorer.ratings.model import Match, match_of
+from scorer.store import GameNotFound, GameStore
+
+_PLAYED_HAND = frozenset({"added", "redone"})
+
+
+def match_of_doc(doc: Any) -> Match | None:
+    """The match of one tarabish-game/1 document; None while it is unfinished.
+
+    GameFileError if the file is not a game or a hand is one the rules refuse."""
+    game = parse_game(doc)
+    result = replay(game)
+    error = result.first_error
+    if error is not None:
+        raise error
+    return match_of(game.players, result.winner)
+
+
+def finished_at(history: Sequence[dict[str, Any]], hands: int, fallback: datetime) -> datetime:
+    """When a game was won: when its last hand (the winning one) was recorded or put
+    back, by the trail; `fallback` (the last change saved) if the trail does not say."""
+    for entry in reversed(history):
+        if entry.get("change") in _PLAYED_HAND and entry.get("hand") == hands:
+            try:
+                when = datetime.fromisoformat(str(entry.get("at")))
+            except ValueError:
+                break
+            if when.tzinfo is not None:
+                return when
+            break
+    return fallback
+
+
+def stored_matches(store: GameStore) -> list[Match]:
+    """The finished stored games, in the order they finished (ties by game id)."""
+    dated: list[tuple[datetime, str, Match]] = []
+    for summary in store.list_games():
+        if summary.winner is None:
+            continue
+        try:
+            stored = store.get_game(summary.id)
+        except GameNotFound:
+            continue  # deleted since the list was read
+        try:
+            match = match_of(summary.players, summary.winner)
+        except ValueError:  # two seats under one name (saved before names were checked)
+            continue
+        if match is None:
+            continue
+        when = finished_at(stored.history, len(stored.doc.get("hands", [])), stored.updated)
+        dated.append((when, stored.id, match))
+    dated.sort(key=lambda row: (row[0], row[1]))
+    return [match for _when, _id, match in dated]
