@@ -151,7 +151,8 @@ class AppContext:
         else (a reload, Past games) only linked."""
         if next_id is None:
             self.alone_finished.add(game_id)
-        elif game_id in self.alone_finished:
+        elif game_id in self.alone_finished:  # announced once, until opened
+            self.alone_finished.discard(game_id)
             self.next_started.add(game_id)
         return game_id in self.next_started
 

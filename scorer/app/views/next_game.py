@@ -12,12 +12,15 @@ STARTED = "Next game started"
 LINK = "Next game: open it"
 
 
-def next_game_part(ctx: AppContext, next_id: str, live: bool, holds: bool) -> ft.Control:
-    """`live`: the next game was started while this phone showed the finished sheet,
-    so it is announced with a big button; else (reload, Past games) a plain link.
-    A phone that holds the next game opens it to play; a watcher, to watch."""
+def next_game_part(ctx: AppContext, game_id: str, next_id: str, live: bool,
+                   holds: bool) -> ft.Control:
+    """On the sheet of finished `game_id`. `live`: the next game was started while
+    this phone showed it, so it is announced with a big button until opened; else
+    (opened since, Past games, a new session) a plain link. A phone that holds the
+    next game opens it to play; a watcher, to watch."""
 
     def open_next(_e: object) -> None:
+        ctx.next_started.discard(game_id)  # read: back here, a link is enough
         ctx.go(f"/game/{next_id}")
 
     if not live:

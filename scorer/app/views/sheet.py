@@ -216,7 +216,7 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
         if after is not None:
             holds = ctx.actions.can_edit(after)
             body.append(kept.part("next_game", (after, live, holds),
-                                  lambda: next_game_part(ctx, after, live, holds)))
+                                  lambda: next_game_part(ctx, game_id, after, live, holds)))
         body.append(summary_card(model))
     else:
         forced = shown.forced
