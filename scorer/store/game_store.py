@@ -147,10 +147,12 @@ class GameStore:
 
     def next_game(self, game_id: str) -> str | None:
         """The game started from this one with Play again (`create_next_game`), or None.
-        Read from the games themselves (their `follows`), so every phone, and a
-        restart, finds the same one."""
+        Read from the games' own `follows` (via the game list), so every phone, and a
+        restart, finds the same one. The list is not checked against the folder
+        first (21 ms over 1,000 games, on every finished sheet drawn): only this
+        process, the folder's one writer, makes next games, and it lists each one
+        as it saves it."""
         with self._lock:
-            self._refresh()
             after = [row.summary for row in self._index.rows.values()
                      if row.summary.follows == game_id]
         return min(after, key=lambda s: (s.created, s.id)).id if after else None
