@@ -41,6 +41,9 @@ def test_play_again_offers_the_next_game_to_every_phone_at_the_table(
     see(a, "Who sits where")
     tap(a, "Start game")
     see(a, re.compile("^Hand 1: "))
+    expect(a).to_have_url(re.compile(r"/game/[0-9a-f]{8}$"))
+    next_url = a.url
+    assert not next_url.endswith(game)
 
     # B stayed on the finished sheet: told, live, with a big button.
     see(b, "Next game started: open it")
@@ -56,6 +59,11 @@ def test_play_again_offers_the_next_game_to_every_phone_at_the_table(
     see(guest, WATCHING)
     see(guest, "1. Bob dealt · Ann called ♥")
     expect(guest.get_by_role("button", name="Record hand")).to_have_count(0)
+    # Home's Continue card offers the next game to the phone that watched the last.
+    open_app(guest, app_url)
+    tap(guest, re.compile("^Continue"))
+    see(guest, WATCHING)
+    expect(guest).to_have_url(next_url)
 
     # Opened again later: the finished sheet links to the next game.
     open_app(b, f"{app_url}game/{game}", first_text="Score sheet")
