@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import flet as ft
+from pydantic import BaseModel, ConfigDict
 
 from scorer.app import CONFIG
 from scorer.app.phone_prefs import (
@@ -34,7 +35,7 @@ from scorer.app.phone_prefs import (
 from scorer.rights import NotAllowed, TableRights, get_rights
 from scorer.rights.owner import PHONE_DEVICE, OwnerRights
 from scorer.sharing import game_url, share_bases
-from scorer.store.errors import NotSaved, StoreError
+from scorer.store.errors import NextGameExists, NotSaved, StoreError
 from scorer.store.game_store import GameStore
 from scorer.store.models import GameSummary, StoredGame
 
@@ -71,6 +72,16 @@ RIGHTS_SCREENS = ("/host",)
 
 def game_topic(game_id: str) -> str:
     return f"game:{game_id}"
+
+
+class NextGame(BaseModel):
+    """What Play again led to: the next game, and whether this tap made it (False:
+    another phone had started it already)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    game_id: str
+    made: bool
 
 
 class TableSession(Protocol):
@@ -224,12 +235,22 @@ class TableActions:
             self._keep(SHOWN_KEY, self.phone.shown_text())
 
     def game_to_continue(self) -> GameSummary | None:
-        """The unfinished game this phone showed last, or else the one it holds that was
+        """The unfinished game this phone showed last (or the one started with Play
+        again after a finished game it showed), or else the one it holds that was
         played last; None if there is none (or the phone is not known yet)."""
-        playing = {game.id: game for game in self.ctx.store.list_games() if not game.finished}
+        games = self.ctx.store.list_games()
+        playing = {game.id: game for game in games if not game.finished}
+        after: dict[str, str] = {}  # by game: the first game started after it
+        for game in sorted(games, key=lambda g: (g.created, g.id), reverse=True):
+            if game.follows:
+                after[game.follows] = game.id
         for game_id in self.phone.shown:
-            if game_id in playing:
-                return playing[game_id]
+            for _ in range(len(after) + 1):  # along the table's games (no link loops)
+                if game_id in playing:
+                    return playing[game_id]
+                if game_id not in after:
+                    break
+                game_id = after[game_id]
         return next((game for game in playing.values() if self.can_edit(game.id)), None)
 
     def _keep(self, key: str, value: str) -> None:
@@ -322,6 +343,41 @@ class TableActions:
         rights.game_started(self.ctx.address)
         self.game_created(stored.id)
         return stored
+
+    def next_game(self, game_id: str) -> str | None:
+        """The game started with Play again after this one, if there is one."""
+        return self.ctx.store.next_game(game_id)
+
+    def play_again(self, finished: str, seen_revision: int, doc: dict[str, Any]) -> NextGame:
+        """Start the game that follows `finished`, as this phone saw it at `seen_revision`.
+
+        A phone that held the finished game makes the table's next game: every phone
+        that held the finished one holds this one too, and the phones showing the
+        finished sheet are told. If another phone made it first, that game is
+        returned (`made` False) and none is made. A watcher's Play again is a game
+        of its own: it gives nobody rights and is no table's next game.
+        Raises StaleRevision if the finished game changed since (a hand undone)."""
+        made = self.next_game(finished)
+        if made is not None:
+            return NextGame(game_id=made, made=False)
+        if not self.can_edit(finished):
+            return NextGame(game_id=self.create_game(doc).id, made=True)
+        rights = self.rights
+        rights.check_new_game(self.ctx.address)
+        try:
+            stored = self.ctx.store.create_next_game(finished, doc, seen_revision)
+        except NextGameExists as exc:
+            return NextGame(game_id=exc.game_id, made=False)
+        rights.game_started(self.ctx.address)
+        try:
+            rights.start_next(stored.id, self._device(), finished)
+        except NotSaved:
+            with contextlib.suppress(StoreError):
+                self.ctx.store.delete_game(stored.id)
+            raise
+        # The phones on the finished sheet draw it again: it now offers the next game.
+        self.ctx.page.pubsub.send_others_on_topic(game_topic(finished), finished)
+        return NextGame(game_id=stored.id, made=True)
 
     def delete_game(self, game_id: str) -> None:
         """Delete a game for good, with its table code; needs edit rights

@@ -45,6 +45,10 @@ class AppContext:
     """By game: changes made on other phones (edits, undos) this phone has not read."""
     seen: dict[str, int] = field(default_factory=dict)
     """By game: the revision this phone last showed, for the notices of what came after."""
+    alone_finished: set[str] = field(default_factory=set)
+    """Finished games this phone showed while they had no next game yet."""
+    next_started: set[str] = field(default_factory=set)
+    """Finished games whose next game was started while this phone showed them."""
     open_panels: set[str] = field(default_factory=set)
     """Parts of screens a player opened (e.g. the race chart), kept across redraws."""
     on_show: str | None = None
@@ -161,6 +165,17 @@ class AppContext:
                 and (text := notice_text(entry, model.game)) is not None]
         for text in news:
             self.tell(game_id, text)
+
+    def next_is_news(self, game_id: str, next_id: str | None) -> bool:
+        """Whether the finished game's next game (`next_id`, None if none yet) was
+        started since this phone first showed it with none: then it is announced,
+        else (a reload, Past games) only linked."""
+        if next_id is None:
+            self.alone_finished.add(game_id)
+        elif game_id in self.alone_finished:  # announced once, until opened
+            self.alone_finished.discard(game_id)
+            self.next_started.add(game_id)
+        return game_id in self.next_started
 
     def tell(self, game_id: str, text: str) -> None:
         """A notice on the game's sheet, shown until read."""

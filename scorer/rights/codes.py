@@ -128,13 +128,19 @@ class TableCodes:
 
     # -- changing --------------------------------------------------------
 
-    def start(self, game_id: str, token: str) -> str:
-        """Give the game a code if it has none and grant `token`; returns the code."""
+    def start(self, game_id: str, token: str, follows: str | None = None) -> str:
+        """Give the game a code if it has none and grant `token`; returns the code.
+        With `follows` (Play again), every phone that held that game holds this one
+        too, in the same write."""
         _check_game_id(game_id)
         with self._lock:
             entry = self._games.get(game_id)
             if entry is None:
                 entry = self._games[game_id] = {"code": new_code(), "devices": {}}
+            before = self._games.get(follows) if follows is not None else None
+            if before is not None:
+                stamp = _now()
+                entry["devices"].update(dict.fromkeys(before["devices"], stamp))
             entry["devices"][device_key(token)] = _now()
             self._save()
             return str(entry["code"])

@@ -30,6 +30,9 @@ class OwnerRights(TableRights):
     def start(self, game_id: str, device: str) -> str:
         return ""
 
+    def start_next(self, game_id: str, device: str, follows: str) -> str:
+        return ""
+
     def give_codes(self, game_ids: list[str]) -> list[str]:
         return []
 

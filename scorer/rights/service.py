@@ -7,7 +7,7 @@ import hmac
 import secrets
 from collections.abc import Callable
 
-from scorer.rights.codes import TableCodes
+from scorer.rights.codes import NotAllowed, TableCodes
 from scorer.rights.limiter import Backoff, RateWindow, TooManyTries, WrongCode
 from scorer.rights.phones import PhoneNames
 from scorer.store.errors import StoreError
@@ -94,6 +94,14 @@ class TableRights:
     def start(self, game_id: str, device: str) -> str:
         """A new game: its code, held by the device that started it."""
         return self.codes.start(game_id, device)
+
+    def start_next(self, game_id: str, device: str, follows: str) -> str:
+        """Play again: the next game's code, held by the phones that held the game it
+        follows (the same table). Only for a device that held that game: the server
+        knows it started the next game from there; a watcher gets no rights by it."""
+        if not self.may_edit(follows, device):
+            raise NotAllowed()
+        return self.codes.start(game_id, device, follows=follows)
 
     def give_codes(self, game_ids: list[str]) -> list[str]:
         """Codes for games that came without one (imported, or their code lost): no

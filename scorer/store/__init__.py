@@ -7,6 +7,7 @@ from scorer.store.errors import (
     HandNotFound,
     InvalidGame,
     NewerSchema,
+    NextGameExists,
     StaleRevision,
     StoreError,
 )
@@ -22,6 +23,7 @@ __all__ = [
     "HandNotFound",
     "InvalidGame",
     "NewerSchema",
+    "NextGameExists",
     "StaleRevision",
     "StoreError",
     "StoredGame",

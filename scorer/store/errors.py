@@ -78,6 +78,15 @@ class HandNotFound(StoreError):
     """An edit or undo named a hand the game does not have."""
 
 
+class NextGameExists(StoreError):
+    """Play again on a game that already has its next game (started on another
+    phone): `game_id` is that game, to open instead of making a second one."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__("The next game was already started on another phone: here it is.")
+        self.game_id = game_id
+
+
 class StaleRevision(StoreError):
     """The game changed (on another phone) since the caller last read it.
 

@@ -25,6 +25,8 @@ class StoredGame(BaseModel):
     updated: datetime
     doc: dict[str, Any]
     history: list[dict[str, Any]] = []
+    follows: str | None = None
+    """The game this one was started from with Play again (same table), or None."""
 
     def file_doc(self) -> dict[str, Any]:
         """The game as a game file holds it: the document and its trail."""
@@ -49,3 +51,5 @@ class GameSummary(BaseModel):
     # 0-based index of the first hand the rules engine refuses (left by an edit
     # of an earlier hand), or None when every hand is valid.
     invalid_from: int | None = None
+    # The game this one followed (started with Play again from it), or None.
+    follows: str | None = None

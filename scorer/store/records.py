@@ -8,6 +8,7 @@ Layout of `games/<id>.json` (a TinyDB database, written by AtomicJSONStorage):
                     "history": [{"revision": 7, "at": "<ISO UTC>", "by": "phone 2",
                                  "change": "edited", "hand": 4,
                                  "before": {<hand>}, "after": {<hand>}}, ...],
+                    "follows": "<id>",   (only in a game started with Play again)
                     "doc": {<the tarabish-game/1 document, without its history>}}}}
 
 `changes` are short notes in player words (why a stale save was refused);
@@ -15,11 +16,17 @@ Layout of `games/<id>.json` (a TinyDB database, written by AtomicJSONStorage):
 carries as its `"history"`. The whole record is one TinyDB document so that
 every save is exactly one atomic file write: revision, notes, trail and hands
 can never disagree.
+
+`follows` names the finished game this one was started from with Play again
+(the same table going on: `GameStore.create_next_game`). It belongs to this
+server's games, not to the game itself: an exported game does not carry it (an
+imported game gets a new id), and older files have none.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import MutableMapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +44,7 @@ from scorer.store.validation import Scoring
 
 TABLE = "game"
 DOC_ID = 1
+_GAME_ID = re.compile(r"^[0-9a-f]{8}$")
 MAX_CHANGES = 50  # enough to explain any stale edit; bounded so files stay small
 
 
@@ -119,7 +127,7 @@ def write_record(path: Path, record: dict[str, Any], *, create: bool) -> None:
 
 def new_record(game_id: str, doc: dict[str, Any], now: datetime, *,
                history: list[dict[str, Any]] | None = None,
-               by: str | None = None) -> dict[str, Any]:
+               by: str | None = None, follows: str | None = None) -> dict[str, Any]:
     """A new game's record. A game read from a file keeps the trail it came with (and
     its revision goes on from the trail's last); a new one starts its trail here."""
     stamp = now.isoformat()
@@ -127,7 +135,7 @@ def new_record(game_id: str, doc: dict[str, Any], now: datetime, *,
         history = [_entry({"change": "started"}, 1, stamp, by)]
     revision = max([1, *(e["revision"] for e in history)])
     created, updated = trail_times(history, now)
-    return {
+    record = {
         "schema": GAME_SCHEMA,
         "id": game_id,
         "revision": revision,
@@ -137,6 +145,9 @@ def new_record(game_id: str, doc: dict[str, Any], now: datetime, *,
         "history": history[-MAX_ENTRIES:],
         "doc": doc,
     }
+    if follows is not None:
+        record["follows"] = follows
+    return record
 
 
 PLAYED = frozenset({"added", "edited", "undone", "redone"})
@@ -213,7 +224,15 @@ def to_stored(record: dict[str, Any]) -> StoredGame:
         updated=datetime.fromisoformat(record["updated"]),
         doc=copy.deepcopy(record["doc"]),
         history=copy.deepcopy(record.get("history", [])),
+        follows=followed(record),
     )
+
+
+def followed(record: dict[str, Any]) -> str | None:
+    """The id of the game the record's game followed; None for none, or for a value
+    that names no game (a hand-edited file keeps its game, not the link)."""
+    follows = record.get("follows")
+    return follows if isinstance(follows, str) and _GAME_ID.match(follows) else None
 
 
 def team_names(doc: dict[str, Any]) -> tuple[str, str]:
@@ -242,4 +261,5 @@ def summarize(record: dict[str, Any], scoring: Scoring) -> GameSummary:
         winner=scoring.winner,
         finished=scoring.winner is not None,
         invalid_from=invalid_from,
+        follows=followed(record),
     )

@@ -30,7 +30,7 @@ from scorer.app.widgets import (
     table_layout,
     update_shown,
 )
-from scorer.store.errors import StoreError
+from scorer.store.errors import NextGameExists, StaleRevision, StoreError
 
 SEAT_WORDS = ("You / seat 1", "Left / seat 2", "Across / seat 3", "Right / seat 4")
 
@@ -46,6 +46,8 @@ class NewGameForm:
         self.drawn = False
         self.rules: dict[str, Any] = {}
         self.error = ""
+        self.again: tuple[str, int] | None = None
+        """Play again: the finished game and the revision this phone saw it at."""
         if again:
             self._prefill(again)
         self.body = ft.Column(spacing=18)
@@ -74,9 +76,11 @@ class NewGameForm:
     def _prefill(self, game_id: str) -> None:
         """Play again: same seats and rules; the deal moves on from the last game."""
         try:
-            game = parse_game(self.ctx.store.get_game(game_id).doc, saved=True)
+            stored = self.ctx.store.get_game(game_id)
+            game = parse_game(stored.doc, saved=True)
         except (StoreError, ValueError):
             return
+        self.again = (game_id, stored.revision)
         self.names = list(game.players)
         if game.teams:
             self.teams = list(game.teams)
@@ -185,16 +189,27 @@ class NewGameForm:
             doc["teams"] = [teams[t] or defaults[t] for t in range(2)]
         try:
             game = Game.model_validate({k: v for k, v in doc.items() if k != "format"})
-            stored = self.ctx.actions.create_game(game_to_doc(game))
+            if self.again is None:
+                made = self.ctx.actions.create_game(game_to_doc(game)).id
+            else:
+                after = self.ctx.actions.play_again(*self.again, game_to_doc(game))
+                made = after.game_id
+                if not after.made:  # another phone tapped Start first: one game, not two
+                    self.ctx.toast(str(NextGameExists(made)))
         except ValidationError as exc:
             self.error = explain(exc)
+            self.render()
+            return
+        except StaleRevision as exc:
+            self.error = (f"The last game changed on another phone ({', '.join(exc.changes)}): "
+                          "check its score sheet before playing again.")
             self.render()
             return
         except ValueError as exc:
             self.error = str(exc)
             self.render()
             return
-        self.ctx.go(f"/game/{stored.id}")
+        self.ctx.go(f"/game/{made}")
 
     # --- drawing ---------------------------------------------------------------------------
     def render(self) -> None:

@@ -16,6 +16,7 @@ from scorer.app.sheet_rows import EDITED, RowValues, sheet_values
 from scorer.app.theme import BAIT, HALF_BAIT, RADIUS, TAG_INK
 from scorer.app.views.common import app_bar, keyed, message_view, screen
 from scorer.app.views.kept import Kept
+from scorer.app.views.next_game import next_game_part
 from scorer.app.views.race_chart import race_panel
 from scorer.app.views.share import share_button, share_icon
 from scorer.app.views.sheet_trail import history_lines, notices_card, undone_panel
@@ -23,7 +24,7 @@ from scorer.app.views.summary_card import summary_card, summary_details
 from scorer.app.views.table_code import CHECKING, watcher_banner
 from scorer.app.widgets import big_button, notice
 from scorer.reference.sections import title_of
-from scorer.store.errors import StaleRevision, StoreError
+from scorer.store.errors import NextGameExists, StaleRevision, StoreError
 
 TAG_COLOURS = {"BAIT": BAIT, "½ BAIT": HALF_BAIT, "MISPLAY": ft.Colors.PURPLE_700,
                "THROWN": ft.Colors.BROWN_600, "PASSED": ft.Colors.GREY_700,
@@ -187,6 +188,17 @@ def confirm_undo(ctx: AppContext, model: GameModel) -> None:
     ctx.page.show_dialog(dialog)
 
 
+def play_again(ctx: AppContext, game_id: str) -> None:
+    """To the new-game screen filled in from this game; to the next game if another
+    phone has started it meanwhile (one finished game has one next game)."""
+    after = ctx.actions.next_game(game_id)
+    if after is None:
+        ctx.go(f"/new?again={game_id}")
+        return
+    ctx.toast(str(NextGameExists(after)))
+    ctx.go(f"/game/{after}")
+
+
 def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft.View:
     """The score sheet; with `over` (Record hand), that screen laid over it (`layered`)."""
     route = f"/game/{game_id}"
@@ -207,6 +219,12 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
         body.insert(0, kept.part("news", news, lambda: notices_card(ctx, game_id, news)))
     editable = ctx.actions.can_edit(game_id)
     if replay.winner is not None:
+        after = ctx.actions.next_game(game_id)
+        live = ctx.next_is_news(game_id, after)
+        if after is not None:
+            holds = ctx.actions.can_edit(after)
+            body.append(kept.part("next_game", (after, live, holds),
+                                  lambda: next_game_part(ctx, game_id, after, live, holds)))
         body.append(summary_card(model))
     else:
         forced = shown.forced
@@ -254,7 +272,7 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
 
     buttons: list[ft.Control] = []
     if replay.winner is not None:
-        buttons.append(ft.Row([big_button("Play again", lambda _e: ctx.go(f"/new?again={game_id}"),
+        buttons.append(ft.Row([big_button("Play again", lambda _e: play_again(ctx, game_id),
                                           icon=ft.Icons.REPLAY)]))
     elif editable:
         buttons.append(kept.part("record", route, lambda: ft.Row([big_button(
