@@ -12,6 +12,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 import flet as ft
+from in_thread import run_async
 
 from scorer.app.actions import DEVICE_KEY, QUIET_TRIES, TableActions
 from scorer.app.context import AppContext
@@ -106,7 +107,7 @@ def test_a_read_that_hangs_then_answers_keeps_the_holders_rights(tmp_path: Path)
         await phone.settled()
         return phone
 
-    phone = asyncio.run(main())
+    phone = run_async(main())
     assert phone.actions.device == STORED and phone.actions.can_edit(held)
     assert phone.actions.phone.theme == "dark"
     assert not any(prefs.while_reading)  # "checking this phone", never "watching"
@@ -125,7 +126,7 @@ def test_a_read_that_fails_a_few_times_then_answers_keeps_the_holders_rights(
         await phone.settled()
         return phone
 
-    phone = asyncio.run(main())
+    phone = run_async(main())
     assert phone.actions.device == STORED and phone.actions.can_edit(held)
     assert not phone.actions.given_up and not any(prefs.while_reading)
     assert phone.redrawn == 1
@@ -159,7 +160,7 @@ def test_a_stored_token_that_comes_late_wins_and_takes_what_the_session_gained(
         assert not organisers.holds("0000e0e0", session_token)
         return phone
 
-    phone = asyncio.run(main())
+    phone = run_async(main())
     actions = phone.actions
     assert actions.device == STORED and prefs.kept[DEVICE_KEY] == STORED  # never overwritten
     assert actions.can_edit(held) and actions.can_edit(joined)
@@ -185,7 +186,7 @@ def test_a_read_that_always_fails_is_read_again_on_reload(tmp_path: Path) -> Non
         await phone.settled()
         return phone
 
-    phone = asyncio.run(main())
+    phone = run_async(main())
     assert phone.actions.read_ok and phone.actions.device == STORED
     assert phone.actions.can_edit(held)
     assert phone.redrawn == 2

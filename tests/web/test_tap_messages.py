@@ -100,8 +100,8 @@ def test_a_screen_switch_sends_the_screen_then_the_address(
             assert screens[0][1] < most, (label, screens)
             assert shown in phone.said(mark)
         # Save: the new row, the totals and Undo come, not the whole sheet again.
-        for caller, row in (("Bob", "1. Ann dealt · Bob called ♥"),
-                            ("Cid", "2. Bob dealt · Cid called ♥")):
+        for caller, row in (("Bob", "1. Ann dealt · Bob called\u00a0♥"),
+                            ("Cid", "2. Bob dealt · Cid called\u00a0♥")):
             mark = phone.mark()
             phone.click("Record hand")
             phone.wait_for("Who called?", since=mark)
@@ -236,9 +236,9 @@ def test_a_watching_phone_gets_the_new_hand_not_the_whole_sheet_and_every_row_st
     with (holder_phone(server, f"/game/{game_id}", "Record hand") as watcher,
           holder_phone(server, f"/game/{game_id}", "Record hand") as recorder):
         sizes = []
-        for caller, row in (("Bob", "1. Ann dealt · Bob called ♥"),
-                            ("Cid", "2. Bob dealt · Cid called ♥"),
-                            ("Dee", "3. Cid dealt · Dee called ♥")):
+        for caller, row in (("Bob", "1. Ann dealt · Bob called\u00a0♥"),
+                            ("Cid", "2. Bob dealt · Cid called\u00a0♥"),
+                            ("Dee", "3. Cid dealt · Dee called\u00a0♥")):
             mark, first = watcher.mark(), len(watcher.frames)
             record(recorder, caller)
             watcher.wait_for(row, since=mark)
@@ -248,7 +248,7 @@ def test_a_watching_phone_gets_the_new_hand_not_the_whole_sheet_and_every_row_st
         assert max(sizes[1:]) < 2_500, sizes  # a whole sheet of three hands is over 6 KB
 
         # Every row answers with its own ruling, the newest and the oldest alike.
-        for number, row in ((3, "3. Cid dealt · Dee called ♥"), (1, "1. Ann dealt · Bob called ♥")):
+        for number, row in ((3, "3. Cid dealt · Dee called\u00a0♥"), (1, "1. Ann dealt · Bob called\u00a0♥")):
             mark = watcher.mark()
             watcher.click(row)
             watcher.wait_for(f"Hand {number}: ", since=mark)
@@ -273,7 +273,7 @@ def test_a_watching_phone_gets_the_new_hand_not_the_whole_sheet_and_every_row_st
         watcher.wait_for("Hand 3: Cid deals", since=mark)
         # The oldest row's Edit opens that hand with its figures.
         mark = watcher.mark()
-        watcher.click("1. Ann dealt · Bob called ♥")
+        watcher.click("1. Ann dealt · Bob called\u00a0♥")
         watcher.wait_for("Hand 1: ", since=mark)
         watcher.click("Edit this hand")
         watcher.wait_for("Save hand 1", since=mark)
