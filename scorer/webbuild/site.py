@@ -83,9 +83,11 @@ the ones this browser loaded rather than every variant."""
 
 APP_SOURCES = ("rules", "scorer")
 APP_SKIPPED = ("scorer/server.py", "scorer/cli.py", "scorer/commands/", "scorer/web/",
-               "scorer/disk_cache.py", "scorer/webbuild/", "scorer/ratings/")
+               "scorer/disk_cache.py", "scorer/webbuild/", "scorer/ratings/",
+               "scorer/store/database/")
 """Server and build code: never imported in the browser (the import contracts in
-pyproject.toml keep the app and `scorer.browser` from importing them). The ratings
+pyproject.toml keep the app and `scorer.browser` from importing them), and a
+community's database (PostgreSQL is a server's). The ratings
 too, until a screen shows them: then they and `openskill` (BROWSER_PACKAGES) go in."""
 WHEEL_SKIPPED = ("flet/testing/", "flet/fastapi/", "flet/cli.py", "flet/pytest_plugin.py",
                  "pydantic/v1/")
