@@ -163,7 +163,7 @@ def test_list_rows_of_other_rules_are_scored_again(pg_url: str, tmp_path: Path) 
     db = Database(pg_url)
     try:
         store = PgGameStore(db, data_dir=tmp_path)
-        game = store.create_game(game_doc(2))
+        store.create_game(game_doc(2))
         true_totals = store.list_games()[0].totals
         with psycopg.connect(pg_url) as conn:
             conn.execute("UPDATE games SET summary = jsonb_set(summary, '{totals}',"
