@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from scorer.rights import TableCodes, TableRights, TooManyTries, WrongCode
+from scorer.rights import TableRights, TooManyTries, WrongCode
 from scorer.rights.codes import CODE_DIGITS
-from scorer.rights.limiter import Backoff
+from tests.sharing.conftest import Backend, set_clock
 
 GAME = "0123abcd"
 NIGHT_S = 12 * 3600.0
@@ -22,23 +20,20 @@ class Clock:
         return self.now
 
 
-def rights(tmp_path: Path, clock: Clock) -> TableRights:
-    from scorer.rights.service import ADDRESS_FREE_TRIES, GAME_FREE_TRIES, WAIT_CAP_S
-
-    return TableRights(
-        TableCodes(tmp_path),
-        Backoff(free=ADDRESS_FREE_TRIES, cap=WAIT_CAP_S, clock=clock, forget_after=3600),
-        Backoff(free=GAME_FREE_TRIES, cap=WAIT_CAP_S, clock=clock, forget_after=6 * 3600),
-    )
+def rights(backend: Backend, clock: Clock) -> TableRights:
+    """The rights as the server makes them (folder or database), on a test clock."""
+    made = backend.rights()
+    set_clock(made, clock)
+    return made
 
 
 def test_a_guesser_with_endless_addresses_and_tokens_gets_few_tries_a_night(
-    tmp_path: Path,
+    backend: Backend,
 ) -> None:
     """Every guess from a new address and a new token, each the moment the wait
     is over, for 12 hours (bounded loop: one step per guess or per wait)."""
     clock = Clock()
-    r = rights(tmp_path, clock)
+    r = rights(backend, clock)
     code = r.start(GAME, "holder-token-0123456789")
     start = clock.now
     tries = 0
@@ -65,9 +60,9 @@ def test_a_guesser_with_endless_addresses_and_tokens_gets_few_tries_a_night(
     assert chance < 1e-4  # under 1 in 10,000 a night
 
 
-def test_a_right_code_does_not_reset_the_game_budget(tmp_path: Path) -> None:
+def test_a_right_code_does_not_reset_the_game_budget(backend: Backend) -> None:
     clock = Clock()
-    r = rights(tmp_path, clock)
+    r = rights(backend, clock)
     code = r.start(GAME, "holder-token-0123456789")
     wrong = "0" * CODE_DIGITS if code != "0" * CODE_DIGITS else "1" * CODE_DIGITS
     for n in range(9):
