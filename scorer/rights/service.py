@@ -48,6 +48,9 @@ class TableRights:
     """Edit rights of every game in one data folder, or of a community's database
     (`on_database`)."""
 
+    community = False
+    """True on a community's database: the host code is the operator's admin code."""
+
     def __init__(self, codes: TableCodes | PgTableCodes,
                  backoff: Backoff | PgBackoff | None = None,
                  game_backoff: Backoff | PgBackoff | None = None,
@@ -92,7 +95,7 @@ class TableRights:
         def brake(kind: str, free: int, forget_after: float) -> PgBackoff:
             return PgBackoff(db, kind, free=free, cap=WAIT_CAP_S, forget_after=forget_after)
 
-        return cls(PgTableCodes(db),
+        rights = cls(PgTableCodes(db),
                    backoff=brake("code-address", ADDRESS_FREE_TRIES, 3600.0),
                    game_backoff=brake("code-game", GAME_FREE_TRIES, 6 * 3600.0),
                    new_games=PgRateWindow(db, "new-games", GAMES_PER_HOUR, 3600.0),
@@ -100,6 +103,8 @@ class TableRights:
                    host_game_backoff=brake("host-all", GAME_FREE_TRIES, 6 * 3600.0),
                    phones=PgPhoneNames(db),
                    host_code=AdminCode(db).matches)
+        rights.community = True
+        return rights
 
     def may_edit(self, game_id: str, device: str | None) -> bool:
         """The phone entered the game's table code, started it, or is the host."""

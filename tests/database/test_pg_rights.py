@@ -93,6 +93,7 @@ def test_wrong_codes_at_once_are_each_counted(pg_url: str) -> None:
 def test_the_admin_code_opens_every_game_from_either_process(
         two: tuple[TableRights, TableRights], pg_url: str) -> None:
     a, b = two
+    assert a.community  # the Host screen says the code is the operator's admin code
     a.start(GAME, ALICE)
     with pytest.raises(WrongCode, match="not the host code"):  # none set yet: nothing opens
         a.enter_host_code(BOB, "10.0.0.9", "0" * ADMIN_CODE_DIGITS)
