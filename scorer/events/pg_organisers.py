@@ -77,4 +77,5 @@ def _hold(conn: object, event_id: str, key: str) -> None:
             "ON CONFLICT (event_id, device) DO UPDATE SET seen = now()", (event_id, key))
     execute("DELETE FROM event_organisers WHERE event_id = %s AND device IN ("
             "SELECT device FROM event_organisers WHERE event_id = %s "
-            "ORDER BY seen DESC, device OFFSET %s)", (event_id, event_id, MAX_DEVICES))
+            "ORDER BY seen DESC, device OFFSET %s FOR UPDATE SKIP LOCKED)",
+            (event_id, event_id, MAX_DEVICES))

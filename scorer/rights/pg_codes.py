@@ -99,7 +99,8 @@ class PgTableCodes:
             conn.execute("INSERT INTO hosts (device) VALUES (%s) "
                          "ON CONFLICT (device) DO UPDATE SET seen = now()", (device_key(token),))
             conn.execute("DELETE FROM hosts WHERE device IN (SELECT device FROM hosts "
-                         "ORDER BY seen DESC, device OFFSET %s)", (MAX_HOSTS,))
+                         "ORDER BY seen DESC, device OFFSET %s FOR UPDATE SKIP LOCKED)",
+                         (MAX_HOSTS,))
 
     def grant(self, game_id: str, token: str) -> None:
         """Record that `token` entered the right code."""

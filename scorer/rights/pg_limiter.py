@@ -10,6 +10,7 @@ new ones are written, and a kind never keeps more than `max_keys` rows.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -39,13 +40,20 @@ _STALE = ("COALESCE(b.locked_until <= EXCLUDED.last "
 _NEWF = f"(CASE WHEN {_STALE} THEN 1 ELSE b.failures + 1 END)"
 FAILED_SQL = _FAILED.format(newf=_NEWF, stale=_STALE)
 
+# Deletes skip rows another transaction holds (SKIP LOCKED): two processes pruning at
+# once never wait on each other nor deadlock; what one skips, a later prune takes.
 _PRUNE = """
-DELETE FROM {table} WHERE kind = %(kind)s AND last < %(now)s - %(horizon)s {waiting}
+DELETE FROM {table} WHERE kind = %(kind)s AND key IN (
+    SELECT key FROM {table} WHERE kind = %(kind)s AND last < %(now)s - %(horizon)s {waiting}
+    FOR UPDATE SKIP LOCKED)
 """
 _TRIM = """
 DELETE FROM {table} WHERE kind = %(kind)s AND key IN (
-    SELECT key FROM {table} WHERE kind = %(kind)s ORDER BY last DESC OFFSET %(keep)s)
+    SELECT key FROM {table} WHERE kind = %(kind)s ORDER BY last DESC OFFSET %(keep)s
+    FOR UPDATE SKIP LOCKED)
 """
+#: Keys longer than this are kept as their SHA-256 (the column's bound is 300).
+MAX_KEY = 200
 
 
 class PgBackoff:
@@ -89,12 +97,12 @@ class PgBackoff:
     def succeeded(self, *keys: str) -> None:
         with self.db.connection() as conn:
             conn.execute("DELETE FROM brakes WHERE kind = %s AND key = ANY(%s)",
-                         (self.kind, list(keys)))
+                         (self.kind, [_bounded(k) for k in keys]))
 
     # -- inside ----------------------------------------------------------------------------
 
     def _params(self, key: str) -> dict[str, Any]:
-        return {"kind": self.kind, "key": key, "free": self.free, "base": self.base,
+        return {"kind": self.kind, "key": _bounded(key), "free": self.free, "base": self.base,
                 "cap": self.cap, "forget": self.forget_after, "now": self._clock()}
 
     def _clock(self) -> float | None:
@@ -107,7 +115,8 @@ class PgBackoff:
                 f"SELECT t.now, b.failures, b.locked_until, b.last "
                 f"FROM (SELECT {_NOW} AS now) t LEFT JOIN brakes b "
                 f"ON b.kind = %(kind)s AND b.key = ANY(%(keys)s)",
-                {"now": self._clock(), "kind": self.kind, "keys": list(keys)}).fetchall()
+                {"now": self._clock(), "kind": self.kind,
+                 "keys": [_bounded(k) for k in keys]}).fetchall()
         now = float(rows[0][0])
         live = [(int(f), float(locked), float(last)) for _n, f, locked, last in rows
                 if f is not None and not self._stale(locked, last, now)]
@@ -143,7 +152,7 @@ class PgRateWindow:
             row = conn.execute(
                 f"SELECT t.now, r.times FROM (SELECT {_NOW} AS now) t LEFT JOIN rate_windows r "
                 f"ON r.kind = %(kind)s AND r.key = %(key)s",
-                {"now": self._clock(), "kind": self.kind, "key": key}).fetchone()
+                {"now": self._clock(), "kind": self.kind, "key": _bounded(key)}).fetchone()
         assert row is not None
         now, times = float(row[0]), sorted(row[1] or [])
         recent = [t for t in times if now - t < self.window]
@@ -162,7 +171,7 @@ class PgRateWindow:
                         ORDER BY x DESC LIMIT %(limit)s) AS s),
                     last = EXCLUDED.last
                 RETURNING last""",
-                {"now": self._clock(), "kind": self.kind, "key": key,
+                {"now": self._clock(), "kind": self.kind, "key": _bounded(key),
                  "window": self.window, "limit": self.limit}).fetchone()
             assert row is not None
             conn.execute(_PRUNE.format(table="rate_windows", waiting=""),
@@ -171,6 +180,11 @@ class PgRateWindow:
 
     def _clock(self) -> float | None:
         return None if self.clock is None else float(self.clock())
+
+
+def _bounded(key: str) -> str:
+    """`key`, or its SHA-256 if it is long (an address is short; a bound all the same)."""
+    return key if len(key) <= MAX_KEY else "sha256:" + hashlib.sha256(key.encode()).hexdigest()
 
 
 def _trim(conn: Any, table: str, kind: str, keep: int) -> None:

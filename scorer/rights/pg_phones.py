@@ -36,7 +36,8 @@ class PgPhoneNames:
                 row = conn.execute("SELECT number, name FROM phones WHERE device = %s",
                                    (key,)).fetchone()
                 conn.execute("DELETE FROM phones WHERE device IN (SELECT device FROM phones "
-                             "ORDER BY seen DESC, number DESC OFFSET %s)", (MAX_PHONES,))
+                             "ORDER BY seen DESC, number DESC OFFSET %s FOR UPDATE SKIP LOCKED)",
+                             (MAX_PHONES,))
         assert row is not None
         return str(row[1] or f"phone {row[0]}")
 

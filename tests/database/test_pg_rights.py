@@ -187,6 +187,9 @@ def test_quiet_brakes_are_forgotten_and_pruned(pg_url: str) -> None:
     brake.failed("new")
     with db.connection() as conn:
         assert [r[0] for r in conn.execute("SELECT key FROM brakes")] == ["new"]
+    long_key = "0123abcd|addr|" + "f" * 1000  # whatever an address looks like, it is kept
+    brake.failed(long_key)
+    assert brake.tries_left(long_key) == 2
     for n in range(120):
         brake.failed(f"k{n}")
         clock.now += 1
