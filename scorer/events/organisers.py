@@ -104,6 +104,10 @@ class OrganiserCodes:
         """Make `token` an organiser of the event for its right code; raises WrongCode
         or TooManyTries (the wait) otherwise. `address` is the connection's, as the
         server's socket saw it: a new token buys no new tries."""
+        with self.event_backoff.turn(event_id):  # across processes: one guess at a time
+            self._enter(event_id, token, address, code)
+
+    def _enter(self, event_id: str, token: str, address: str, code: str) -> None:
         here = f"{event_id}|addr|{address}"
         wait = max(self.backoff.wait_left(here), self.event_backoff.wait_left(event_id))
         if wait > 0:

@@ -13,6 +13,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 
 from scorer.store.errors import StoreError
@@ -25,9 +26,17 @@ class WrongCode(StoreError):
 class TooManyTries(WrongCode):
     """Too many wrong codes from this phone for this game: wait `seconds`."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, message: str | None = None) -> None:
         self.seconds = max(1, math.ceil(seconds))
-        super().__init__(f"Too many wrong codes: try again in {self.seconds} s.")
+        super().__init__(message or f"Too many wrong codes: try again in {self.seconds} s.")
+
+
+class Busy(TooManyTries):
+    """Another code for this game is being checked this very moment: try again."""
+
+    def __init__(self) -> None:
+        super().__init__(1, "Another phone is entering a code here right now: try again "
+                            "in a moment.")
 
 
 @dataclass
@@ -90,6 +99,12 @@ class Backoff:
                     rec.locked_until = now + delay
                     wait = max(wait, delay)
         return wait
+
+    def turn(self, key: str) -> AbstractContextManager[None]:
+        """Hold `key` while a code is compared (the database's brakes make guesses at one
+        game wait their turn across processes: `PgBackoff.turn`). In one process the
+        compare takes microseconds: nothing to hold."""
+        return nullcontext()
 
     def succeeded(self, *keys: str) -> None:
         with self._lock:

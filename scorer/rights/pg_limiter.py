@@ -11,8 +11,12 @@ new ones are written, and a kind never keeps more than `max_keys` rows.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+import secrets
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
+
+from scorer.rights.limiter import Busy
 
 if TYPE_CHECKING:
     from scorer.store.database import Database
@@ -51,6 +55,18 @@ _TRIM = """
 DELETE FROM {table} WHERE kind = %(kind)s AND key IN (
     SELECT key FROM {table} WHERE kind = %(kind)s ORDER BY last DESC OFFSET %(keep)s
     FOR UPDATE SKIP LOCKED)
+"""
+#: Seconds a claim to compare a code lasts if its process dies before releasing it.
+TURN_S = 5.0
+_CLAIM = f"""
+INSERT INTO brakes AS b (kind, key, failures, locked_until, last, busy_by, busy_until)
+SELECT %(kind)s, %(key)s, 0, 0, t.now, %(me)s, t.now + %(turn)s
+FROM (SELECT {_NOW} AS now) t
+ON CONFLICT (kind, key) DO UPDATE SET
+    busy_by = CASE WHEN b.busy_until <= EXCLUDED.last THEN EXCLUDED.busy_by ELSE b.busy_by END,
+    busy_until = CASE WHEN b.busy_until <= EXCLUDED.last THEN EXCLUDED.busy_until
+                      ELSE b.busy_until END
+RETURNING busy_by
 """
 #: Keys longer than this are kept as their SHA-256 (the column's bound is 300).
 MAX_KEY = 200
@@ -94,6 +110,27 @@ class PgBackoff:
             self._prune(conn, last)
         return wait
 
+    @contextmanager
+    def turn(self, key: str) -> Iterator[None]:
+        """Hold `key` while a code is compared, or raise Busy if another process or
+        thread holds it: guesses at one game are compared one after another, each seeing
+        the failures before it, so many connections at once buy no extra tries. A claim
+        left by a process that died lapses after TURN_S. Holds no connection meanwhile."""
+        me = secrets.token_hex(8)
+        params = {"kind": self.kind, "key": _bounded(key), "now": self._clock(), "me": me,
+                  "turn": TURN_S}
+        with self.db.connection() as conn:
+            row = conn.execute(_CLAIM, params).fetchone()
+        if row is None or row[0] != me:
+            raise Busy()
+        try:
+            yield
+        finally:
+            with self.db.connection() as conn:
+                conn.execute("UPDATE brakes SET busy_by = NULL, busy_until = 0 "
+                             "WHERE kind = %(kind)s AND key = %(key)s AND busy_by = %(me)s",
+                             params)
+
     def succeeded(self, *keys: str) -> None:
         with self.db.connection() as conn:
             conn.execute("DELETE FROM brakes WHERE kind = %s AND key = ANY(%s)",
@@ -129,7 +166,8 @@ class PgBackoff:
     def _prune(self, conn: Any, now: float) -> None:
         """Forget keys quiet for long (forget_after, else 4 caps); keep at most max_keys."""
         horizon = self.forget_after if self.forget_after is not None else self.cap * 4
-        conn.execute(_PRUNE.format(table="brakes", waiting="AND locked_until <= %(now)s"),
+        conn.execute(_PRUNE.format(table="brakes", waiting="AND locked_until <= %(now)s "
+                                                   "AND busy_until <= %(now)s"),
                      {"kind": self.kind, "now": now, "horizon": horizon})
         _trim(conn, "brakes", self.kind, self.max_keys)
 

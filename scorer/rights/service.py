@@ -172,6 +172,10 @@ class TableRights:
         the device token is the client's word and counts for nothing here, so a
         new token (or a new session) never buys new tries.
         """
+        with self.game_backoff.turn(game_id):  # across processes: one guess at a time
+            self._enter_code(game_id, device, address, code)
+
+    def _enter_code(self, game_id: str, device: str, address: str, code: str) -> None:
         here = f"{game_id}|addr|{address}"
         wait = max(self.backoff.wait_left(here), self.game_backoff.wait_left(game_id))
         if wait > 0:
@@ -198,6 +202,10 @@ class TableRights:
         """Make `device` a host if `code` is this run's host code; raises WrongCode or
         TooManyTries like a table code (braked per address and overall). A connection
         from this machine counts for nothing: behind a proxy every guest is 127.0.0.1."""
+        with self.host_game_backoff.turn("host"):  # across processes: one at a time
+            self._enter_host_code(device, address, code)
+
+    def _enter_host_code(self, device: str, address: str, code: str) -> None:
         here = f"host|addr|{address}"
         wait = max(self.host_backoff.wait_left(here), self.host_game_backoff.wait_left("host"))
         if wait > 0:

@@ -12,8 +12,10 @@ dropped by the app (`forget`).
 
 Brakes (`scorer.rights.pg_limiter`): `brakes` counts wrong codes per key
 (failures, the time until which the key waits, the last failure, all in
-seconds since the epoch); `rate_windows` keeps the last few times per key
-(games started per address). Both are pruned as they are written.
+seconds since the epoch; `busy_*`: which process is comparing a code for it now,
+so guesses at one game are compared one after another across processes);
+`rate_windows` keeps the last few times per key (games started per address).
+Both are pruned as they are written.
 
 `admin_code` has one row: the operator's code hashed with scrypt and a random
 salt (`scorer.rights.pg_admin`), never the code.
@@ -67,6 +69,8 @@ def upgrade() -> None:
             failures     integer NOT NULL CHECK (failures >= 0),
             locked_until double precision NOT NULL,
             last         double precision NOT NULL,
+            busy_by      text,
+            busy_until   double precision NOT NULL DEFAULT 0,
             PRIMARY KEY (kind, key)
         )
     """)
