@@ -6,11 +6,13 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
 
-from scorer.rights import TableRights, TooManyTries, WrongCode
+from scorer.rights import TableCodes, TableRights, TooManyTries, WrongCode
 from scorer.rights.codes import MAX_HOSTS, device_key
 from scorer.rights.limiter import Busy
 from scorer.rights.pg_admin import ADMIN_CODE_DIGITS, AdminCode, code_matches, hash_code
@@ -45,6 +47,13 @@ def test_a_code_entered_through_one_process_holds_on_the_other(
     assert b.code(GAME) == code and b.may_edit(GAME, ALICE) and not b.may_edit(GAME, BOB)
     b.enter_code(GAME, BOB, "10.0.0.2", code)
     assert a.may_edit(GAME, BOB) and a.codes.holders(GAME) == 2
+    # Play again: the next game is held by the phones that held this one, on both.
+    next_code = b.start_next(OTHER, BOB, follows=GAME)
+    assert a.code(OTHER) == next_code and a.may_edit(OTHER, ALICE) and a.may_edit(OTHER, BOB)
+    # A phone known by a session's token, whose stored token came late, keeps its rights.
+    assert a.move_device(BOB, "bob-stored-token-000000001") == 2
+    assert b.may_edit(GAME, "bob-stored-token-000000001") and not b.may_edit(GAME, BOB)
+    b.enter_code(GAME, BOB, "10.0.0.2", code)
     a.forget(GAME)
     assert b.code(GAME) is None and not b.may_edit(GAME, BOB)
 
@@ -259,3 +268,16 @@ def test_guesses_at_once_through_many_connections_buy_no_extra_tries(
         sides[1].enter_code(GAME, BOB, "10.2.0.1", code)
     for db in dbs:
         db.close()
+
+
+def test_the_host_screen_says_where_the_code_comes_from(
+        two: tuple[TableRights, TableRights], tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from scorer.app.views.table_code import COMMUNITY_HOST_INTRO, HOST_INTRO, host_intro
+
+    def ctx(rights: TableRights) -> Any:
+        return SimpleNamespace(actions=SimpleNamespace(rights=rights))
+
+    assert host_intro(ctx(two[0])) == COMMUNITY_HOST_INTRO
+    assert host_intro(ctx(TableRights(TableCodes(tmp_path)))) == HOST_INTRO
