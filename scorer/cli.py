@@ -12,6 +12,7 @@ from collections.abc import Sequence
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line; each subcommand lives in `scorer.commands`."""
     from scorer.commands import (
+        admin_code,
         build_web,
         check,
         event_cmds,
@@ -35,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     ratings_cmds.register(sub)
     build_web.register(sub)
     event_cmds.register(sub)
+    admin_code.register(sub)
     return parser
 
 

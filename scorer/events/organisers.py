@@ -28,12 +28,15 @@ import secrets
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorer.rights.limiter import Backoff, TooManyTries, WrongCode
 from scorer.rights.service import ADDRESS_FREE_TRIES, GAME_FREE_TRIES, WAIT_CAP_S
 from scorer.store.atomic_storage import atomic_write_bytes, move_aside, read_json_file
 from scorer.store.errors import DamagedFile, StoreError, not_saved
+
+if TYPE_CHECKING:
+    from scorer.rights.pg_limiter import PgBackoff
 
 logger = logging.getLogger(__name__)
 
@@ -67,8 +70,9 @@ class OrganiserCodes:
         self.path = self.data_dir / CODES_FILE
         self._lock = threading.Lock()
         self._events = self._load()
-        self.backoff = Backoff(free=ADDRESS_FREE_TRIES, cap=WAIT_CAP_S, forget_after=3600.0)
-        self.event_backoff = Backoff(free=GAME_FREE_TRIES, cap=WAIT_CAP_S,
+        self.backoff: Backoff | PgBackoff = Backoff(free=ADDRESS_FREE_TRIES, cap=WAIT_CAP_S,
+                                                    forget_after=3600.0)
+        self.event_backoff: Backoff | PgBackoff = Backoff(free=GAME_FREE_TRIES, cap=WAIT_CAP_S,
                                      forget_after=6 * 3600.0)
 
     def code(self, event_id: str) -> str | None:
@@ -100,6 +104,10 @@ class OrganiserCodes:
         """Make `token` an organiser of the event for its right code; raises WrongCode
         or TooManyTries (the wait) otherwise. `address` is the connection's, as the
         server's socket saw it: a new token buys no new tries."""
+        with self.event_backoff.turn(event_id):  # across processes: one guess at a time
+            self._enter(event_id, token, address, code)
+
+    def _enter(self, event_id: str, token: str, address: str, code: str) -> None:
         here = f"{event_id}|addr|{address}"
         wait = max(self.backoff.wait_left(here), self.event_backoff.wait_left(event_id))
         if wait > 0:
@@ -114,9 +122,7 @@ class OrganiserCodes:
             raise WrongCode(f"That is not this club night's organiser code ({left} more "
                             f"{'try' if left == 1 else 'tries'} before a wait).")
         self.backoff.succeeded(here)
-        with self._lock:
-            self._hold(self._events[event_id], token)
-            self._save()
+        self._grant(event_id, token)
 
     def move(self, old: str, new: str) -> int:
         """Give `new` the events `old` organises and take them from `old`; how many
@@ -136,6 +142,12 @@ class OrganiserCodes:
             return moved
 
     # -- inside ----------------------------------------------------------------------------
+
+    def _grant(self, event_id: str, token: str) -> None:
+        """`token` entered the event's right code: it organises the event now."""
+        with self._lock:
+            self._hold(self._events[event_id], token)
+            self._save()
 
     @staticmethod
     def _hold(entry: dict[str, Any], token: str) -> None:

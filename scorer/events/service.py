@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.errors import GameFileError
 from rules.game_file import parse_game
@@ -36,6 +36,10 @@ from scorer.rights import get_rights
 from scorer.store.errors import StoreError
 from scorer.store.game_store import GameStore
 from scorer.store.validation import validate_doc
+
+if TYPE_CHECKING:  # a community's: never imported by the phone-alone app
+    from scorer.events.pg_store import PgEventStore
+    from scorer.store.database import Database
 
 RESULTS_KEPT = 1024
 """Table results kept between readings (thirty tables of a few events at once)."""
@@ -73,10 +77,11 @@ class EventView:
 class EventService:
     """Club nights in one data folder, beside its games."""
 
-    def __init__(self, games: GameStore, events: EventStore | None = None,
+    def __init__(self, games: GameStore, events: EventStore | PgEventStore | None = None,
                  codes: OrganiserCodes | None = None) -> None:
         self.games = games
-        self.events = events or EventStore(games.data_dir, read_only=games.read_only)
+        self.events: EventStore | PgEventStore = events or EventStore(
+            games.data_dir, read_only=games.read_only)
         self.codes = codes or OrganiserCodes(games.data_dir)
         self._lock = threading.RLock()
         self._owner: dict[str, str] = {}
@@ -87,6 +92,16 @@ class EventService:
         self._listeners: list[Callable[[str], None]] = []
         for stored in self.events.list_events():
             self._learn(stored)
+
+    @classmethod
+    def on_database(cls, games: GameStore, db: Database) -> EventService:
+        """A community's club nights and organiser codes, in its database (shared by
+        every process), beside `games`."""
+        from scorer.events.pg_organisers import PgOrganiserCodes
+        from scorer.events.pg_store import PgEventStore
+
+        return cls(games, events=PgEventStore(db, read_only=games.read_only),
+                   codes=PgOrganiserCodes(db))
 
     # -- listening ---------------------------------------------------------------------------
 
@@ -149,8 +164,8 @@ class EventService:
         try:
             code = self.codes.start(stored.id, device)
         except StoreError:
-            with contextlib.suppress(OSError):
-                os.unlink(self.events.folder / f"{stored.id}.json")
+            with contextlib.suppress(OSError, StoreError):
+                self.events.delete(stored.id)
             raise
         self._learn(stored)
         self._changed(stored.id)

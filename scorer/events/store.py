@@ -150,6 +150,12 @@ class EventStore:
             self._write(new, create=False)
             return new
 
+    def delete(self, event_id: str) -> None:
+        """Remove an event just created whose organiser code could not be saved."""
+        self._writer()
+        with self._lock, contextlib.suppress(FileNotFoundError):
+            os.unlink(self._path(event_id))
+
     def close(self) -> None:
         with self._lock:
             if self._lease is not None:
@@ -207,15 +213,20 @@ class EventStore:
 
 
 def _upgraded(record: dict[str, Any], path: Path) -> StoredEvent:
-    """The record in the current schema: a newer one is left alone and reported."""
+    return upgraded_record(record, path.stem, f"events/{path.name}")
+
+
+def upgraded_record(record: dict[str, Any], event_id: str, shown: str) -> StoredEvent:
+    """The record in the current schema: a newer one is left alone and reported
+    (`shown` names where it was, in messages)."""
+    record = dict(record)
     version = record.pop("schema", None)
-    shown = f"events/{path.name}"
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise DamagedFile(shown, "it has no schema version")
     if version > EVENT_SCHEMA:
         raise NewerSchema(shown, version, EVENT_SCHEMA)
     try:
-        stored = StoredEvent.model_validate({**record, "id": path.stem})
+        stored = StoredEvent.model_validate({**record, "id": event_id})
     except ValidationError as exc:
         raise DamagedFile(shown, f"it is not a club night ({exc.error_count()} problems)") from None
     return stored

@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from scorer.store.errors import StoreError
@@ -25,9 +26,17 @@ class WrongCode(StoreError):
 class TooManyTries(WrongCode):
     """Too many wrong codes from this phone for this game: wait `seconds`."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, message: str | None = None) -> None:
         self.seconds = max(1, math.ceil(seconds))
-        super().__init__(f"Too many wrong codes: try again in {self.seconds} s.")
+        super().__init__(message or f"Too many wrong codes: try again in {self.seconds} s.")
+
+
+class Busy(TooManyTries):
+    """Another code for this game is being checked this very moment: try again."""
+
+    def __init__(self) -> None:
+        super().__init__(1, "Another phone is entering a code here right now: try again "
+                            "in a moment.")
 
 
 @dataclass
@@ -59,6 +68,8 @@ class Backoff:
         """Seconds without a failure after which a key starts afresh (None: never,
         until `succeeded`)."""
         self._records: dict[str, _Record] = {}
+        self._busy: set[str] = set()
+        """Keys whose code is being compared now (`turn`): at most one per thread."""
         self._lock = threading.Lock()
 
     def wait_left(self, *keys: str) -> float:
@@ -90,6 +101,22 @@ class Backoff:
                     rec.locked_until = now + delay
                     wait = max(wait, delay)
         return wait
+
+    @contextmanager
+    def turn(self, key: str) -> Iterator[None]:
+        """Hold `key` while a code is compared, or raise Busy if another thread holds it:
+        guesses at one game are compared one after another, each seeing the failures
+        before it, so many connections at once buy no extra tries (`PgBackoff.turn`
+        does the same across processes)."""
+        with self._lock:
+            if key in self._busy:
+                raise Busy()
+            self._busy.add(key)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._busy.discard(key)
 
     def succeeded(self, *keys: str) -> None:
         with self._lock:

@@ -6,11 +6,18 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from scorer.rights.codes import NotAllowed, TableCodes
 from scorer.rights.limiter import Backoff, RateWindow, TooManyTries, WrongCode
 from scorer.rights.phones import PhoneNames
 from scorer.store.errors import StoreError
+
+if TYPE_CHECKING:  # the PostgreSQL classes are a server's: the phone-alone app has none
+    from scorer.rights.pg_codes import PgTableCodes
+    from scorer.rights.pg_limiter import PgBackoff, PgRateWindow
+    from scorer.rights.pg_phones import PgPhoneNames
+    from scorer.store.database import Database
 
 #: Wrong codes for one game, from anywhere, before waits start; the count is
 #: never reset by a right code and forgotten only after 6 quiet hours, so a
@@ -38,11 +45,20 @@ class TooManyGames(StoreError):
 
 
 class TableRights:
-    """Edit rights of every game in one data folder."""
+    """Edit rights of every game in one data folder, or of a community's database
+    (`on_database`)."""
 
-    def __init__(self, codes: TableCodes, backoff: Backoff | None = None,
-                 game_backoff: Backoff | None = None,
-                 new_games: RateWindow | None = None) -> None:
+    community = False
+    """True on a community's database: the host code is the operator's admin code."""
+
+    def __init__(self, codes: TableCodes | PgTableCodes,
+                 backoff: Backoff | PgBackoff | None = None,
+                 game_backoff: Backoff | PgBackoff | None = None,
+                 new_games: RateWindow | PgRateWindow | None = None,
+                 host_backoff: Backoff | PgBackoff | None = None,
+                 host_game_backoff: Backoff | PgBackoff | None = None,
+                 phones: PhoneNames | PgPhoneNames | None = None,
+                 host_code: Callable[[str], bool] | None = None) -> None:
         self.codes = codes
         self.backoff = backoff or Backoff(free=ADDRESS_FREE_TRIES, cap=WAIT_CAP_S,
                                           forget_after=3600.0)
@@ -52,16 +68,43 @@ class TableRights:
         """Wrong codes per game, whoever typed them."""
         self.new_games = new_games or RateWindow(GAMES_PER_HOUR, 3600.0)
         """Games started per connection address."""
-        self.host_backoff = Backoff(free=ADDRESS_FREE_TRIES, cap=WAIT_CAP_S,
-                                    forget_after=3600.0)
+        self.host_backoff = host_backoff or Backoff(free=ADDRESS_FREE_TRIES, cap=WAIT_CAP_S,
+                                                    forget_after=3600.0)
         """Wrong host codes per connection address."""
-        self.host_game_backoff = Backoff(free=GAME_FREE_TRIES, cap=WAIT_CAP_S,
-                                         forget_after=6 * 3600.0)
+        self.host_game_backoff = host_game_backoff or Backoff(
+            free=GAME_FREE_TRIES, cap=WAIT_CAP_S, forget_after=6 * 3600.0)
         """Wrong host codes from anywhere."""
         self._host_code: str | None = None
-        self._phones: PhoneNames | None = None
+        self._host_matches = host_code or self._this_runs_host_code
+        """Whether the digits typed are the host code: this run's (a laptop), or the
+        community's admin code (`on_database`)."""
+        self._phones = phones
         self._also: list[Callable[[str, str | None], bool]] = []
         self._also_move: list[Callable[[str, str], int]] = []
+
+    @classmethod
+    def on_database(cls, db: Database) -> TableRights:
+        """The rights of a community: codes, holders, hosts, phone names and every brake
+        in its database, shared by all its processes; the host code is the operator's
+        admin code (`tarabish admin-code`)."""
+        from scorer.rights.pg_admin import AdminCode
+        from scorer.rights.pg_codes import PgTableCodes
+        from scorer.rights.pg_limiter import PgBackoff, PgRateWindow
+        from scorer.rights.pg_phones import PgPhoneNames
+
+        def brake(kind: str, free: int, forget_after: float) -> PgBackoff:
+            return PgBackoff(db, kind, free=free, cap=WAIT_CAP_S, forget_after=forget_after)
+
+        rights = cls(PgTableCodes(db),
+                     backoff=brake("code-address", ADDRESS_FREE_TRIES, 3600.0),
+                     game_backoff=brake("code-game", GAME_FREE_TRIES, 6 * 3600.0),
+                     new_games=PgRateWindow(db, "new-games", GAMES_PER_HOUR, 3600.0),
+                     host_backoff=brake("host-address", ADDRESS_FREE_TRIES, 3600.0),
+                     host_game_backoff=brake("host-all", GAME_FREE_TRIES, 6 * 3600.0),
+                     phones=PgPhoneNames(db),
+                     host_code=AdminCode(db).matches)
+        rights.community = True
+        return rights
 
     def may_edit(self, game_id: str, device: str | None) -> bool:
         """The phone entered the game's table code, started it, or is the host."""
@@ -129,6 +172,10 @@ class TableRights:
         the device token is the client's word and counts for nothing here, so a
         new token (or a new session) never buys new tries.
         """
+        with self.game_backoff.turn(game_id):  # across processes: one guess at a time
+            self._enter_code(game_id, device, address, code)
+
+    def _enter_code(self, game_id: str, device: str, address: str, code: str) -> None:
         here = f"{game_id}|addr|{address}"
         wait = max(self.backoff.wait_left(here), self.game_backoff.wait_left(game_id))
         if wait > 0:
@@ -155,13 +202,16 @@ class TableRights:
         """Make `device` a host if `code` is this run's host code; raises WrongCode or
         TooManyTries like a table code (braked per address and overall). A connection
         from this machine counts for nothing: behind a proxy every guest is 127.0.0.1."""
+        with self.host_game_backoff.turn("host"):  # across processes: one at a time
+            self._enter_host_code(device, address, code)
+
+    def _enter_host_code(self, device: str, address: str, code: str) -> None:
         here = f"host|addr|{address}"
         wait = max(self.host_backoff.wait_left(here), self.host_game_backoff.wait_left("host"))
         if wait > 0:
             raise TooManyTries(wait)
-        typed = "".join(ch for ch in code if ch.isdigit())
-        expected = self._host_code
-        if expected is None or not hmac.compare_digest(typed.encode(), expected.encode()):
+        typed = "".join(ch for ch in code if ch.isdigit())[:HOST_CODE_DIGITS + 1]
+        if not self._host_matches(typed):
             wait = max(self.host_backoff.failed(here), self.host_game_backoff.failed("host"))
             if wait > 0:
                 raise TooManyTries(wait)
@@ -172,12 +222,18 @@ class TableRights:
         self.host_backoff.succeeded(here)
         self.codes.add_host(device)
 
+    def _this_runs_host_code(self, typed: str) -> bool:
+        expected = self._host_code
+        return expected is not None and hmac.compare_digest(typed.encode(), expected.encode())
+
     # -- what the sheet calls a phone ----------------------------------------------------
 
     @property
-    def phones(self) -> PhoneNames:
+    def phones(self) -> PhoneNames | PgPhoneNames:
         if self._phones is None:
-            self._phones = PhoneNames(self.codes.data_dir)
+            data_dir = self.codes.data_dir
+            assert data_dir is not None  # a community's rights are given their phones
+            self._phones = PhoneNames(data_dir)
         return self._phones
 
     def phone_label(self, device: str) -> str | None:

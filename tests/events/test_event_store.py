@@ -31,9 +31,25 @@ WIN = [{"caller": 0, "trump": "S", "points": {"team": 0, "tricks": 162}}] * 2
 
 
 @pytest.fixture
-def service(tmp_path: Path) -> Iterator[EventService]:
+def folder_service(tmp_path: Path) -> Iterator[EventService]:
+    """Club nights in the data folder, as a laptop keeps them."""
     store = GameStore(tmp_path / "data")
     yield EventService(store)
+    store.close()
+
+
+@pytest.fixture(params=["folder", "postgresql"])
+def service(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventService]:
+    """Club nights in the data folder, or in a community's database."""
+    store = GameStore(tmp_path / "data")
+    if request.param == "folder":
+        yield EventService(store)
+    else:
+        from scorer.store.database import Database
+
+        db = Database(request.getfixturevalue("pg_url"), max_size=2)
+        yield EventService.on_database(store, db)
+        db.close()
     store.close()
 
 
@@ -45,7 +61,8 @@ def new(service: EventService, **changes: Any) -> str:
     return stored.id
 
 
-def test_a_round_gives_every_table_an_ordinary_game(service: EventService) -> None:
+def test_a_round_gives_every_table_an_ordinary_game(folder_service: EventService) -> None:
+    service = folder_service
     event_id = new(service)
     stored = service.start_round(event_id)
     tables = stored.night.played[0].tables
@@ -96,11 +113,12 @@ def test_a_crash_while_tables_are_seated_loses_no_pairing(
     monkeypatch.setattr(service.games, "create_game", dies_after_one)
     with pytest.raises(KeyboardInterrupt):
         service.start_round(event_id)
-    saved = EventStore(service.games.data_dir, read_only=True).get(event_id).night
+    saved = service.events.get(event_id).night
     tables = saved.played[0].tables
     assert [bool(t.game) for t in tables] == [True, False]  # the draw is saved, one game linked
     monkeypatch.undo()
-    again = EventService(service.games).view(event_id)  # the server started again
+    again = EventService(service.games, service.events, service.codes).view(
+        event_id)  # the server started again
     after = again.night.played[0].tables
     assert [t.sides for t in after] == [t.sides for t in tables]
     assert after[0].game == tables[0].game and after[1].game
@@ -136,7 +154,8 @@ def test_results_by_hand_and_paper_games(service: EventService, tmp_path: Path) 
     assert exported["results"][0]["result"] == "entered by hand"
 
 
-def test_a_damaged_event_file_is_set_aside(service: EventService) -> None:
+def test_a_damaged_event_file_is_set_aside(folder_service: EventService) -> None:
+    service = folder_service
     event_id = new(service)
     path = service.games.data_dir / "events" / f"{event_id}.json"
     path.write_text('{"event": {"1": {"schema": 1, "id": ', encoding="utf-8")
@@ -147,7 +166,8 @@ def test_a_damaged_event_file_is_set_aside(service: EventService) -> None:
         service.get(event_id)
 
 
-def test_a_newer_event_file_is_left_alone(service: EventService) -> None:
+def test_a_newer_event_file_is_left_alone(folder_service: EventService) -> None:
+    service = folder_service
     event_id = new(service)
     path = service.games.data_dir / "events" / f"{event_id}.json"
     raw = json.loads(path.read_text())
@@ -158,7 +178,8 @@ def test_a_newer_event_file_is_left_alone(service: EventService) -> None:
     assert path.exists()
 
 
-def test_a_read_only_store_writes_nothing(service: EventService) -> None:
+def test_a_read_only_store_writes_nothing(folder_service: EventService) -> None:
+    service = folder_service
     event_id = new(service)
     reader = EventStore(service.games.data_dir, read_only=True)
     with pytest.raises(NotSaved):

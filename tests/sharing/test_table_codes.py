@@ -12,6 +12,7 @@ from scorer.rights.codes import MAX_HOSTS, device_key
 from scorer.rights.limiter import TooManyTries, WrongCode
 from scorer.rights.service import HOST_CODE_DIGITS
 from scorer.store.game_store import GameStore
+from tests.sharing.conftest import Backend, set_clock
 
 GAME = "0123abcd"
 OTHER = "89abcdef"
@@ -27,8 +28,8 @@ class Clock:
         return self.now
 
 
-def test_the_starter_holds_a_six_digit_code(tmp_path: Path) -> None:
-    codes = TableCodes(tmp_path)
+def test_the_starter_holds_a_six_digit_code(backend: Backend) -> None:
+    codes = backend.codes()
     code = codes.start(GAME, ALICE)
     assert len(code) == 6 and code.isdigit()
     assert codes.code(GAME) == code
@@ -72,8 +73,8 @@ def test_four_digit_codes_from_before_are_lengthened_and_holders_keep_rights(
     assert not (tmp_path / "damaged").exists()
 
 
-def test_matches_compares_the_code(tmp_path: Path) -> None:
-    codes = TableCodes(tmp_path)
+def test_matches_compares_the_code(backend: Backend) -> None:
+    codes = backend.codes()
     code = codes.start(GAME, ALICE)
     assert codes.matches(GAME, code)
     assert codes.matches(GAME, f" {code} ")
@@ -82,15 +83,15 @@ def test_matches_compares_the_code(tmp_path: Path) -> None:
     assert not codes.matches(OTHER, code)
 
 
-def test_a_game_without_a_code_gets_one_that_no_phone_holds(tmp_path: Path) -> None:
-    codes = TableCodes(tmp_path)
+def test_a_game_without_a_code_gets_one_that_no_phone_holds(backend: Backend) -> None:
+    codes = backend.codes()
     held = codes.start(OTHER, ALICE)
     assert codes.give_codes([GAME, OTHER, "../../etc"]) == [GAME]
     assert codes.code(OTHER) == held  # a game with a code keeps it
     code = codes.code(GAME)
     assert code is not None and len(code) == 6
     assert codes.holders(GAME) == 0 and not codes.may_edit(GAME, ALICE)
-    assert TableCodes(tmp_path).code(GAME) == code  # on disk
+    assert backend.codes().code(GAME) == code  # on disk
     codes.grant(GAME, BOB)
     assert codes.may_edit(GAME, BOB)
 
@@ -106,8 +107,8 @@ def test_hosts_are_kept_by_token_hash_and_bounded(tmp_path: Path) -> None:
     assert len(json.loads((tmp_path / CODES_FILE).read_text())["hosts"]) == MAX_HOSTS
 
 
-def test_grant_needs_a_code_and_a_real_game_id(tmp_path: Path) -> None:
-    codes = TableCodes(tmp_path)
+def test_grant_needs_a_code_and_a_real_game_id(backend: Backend) -> None:
+    codes = backend.codes()
     with pytest.raises(NotAllowed):
         codes.grant(GAME, BOB)
     with pytest.raises(NotAllowed):
@@ -115,7 +116,7 @@ def test_grant_needs_a_code_and_a_real_game_id(tmp_path: Path) -> None:
     codes.start(GAME, ALICE)
     codes.forget(GAME)
     assert codes.code(GAME) is None
-    assert not TableCodes(tmp_path).may_edit(GAME, ALICE)
+    assert not backend.codes().may_edit(GAME, ALICE)
 
 
 @pytest.mark.parametrize("content", [
@@ -186,12 +187,14 @@ def test_backoff_memory_is_bounded() -> None:
     assert len(brake._records) <= 100
 
 
-def rights(tmp_path: Path, clock: Clock) -> TableRights:
-    return TableRights(TableCodes(tmp_path), Backoff(clock=clock))
+def rights(backend: Backend, clock: Clock) -> TableRights:
+    made = backend.rights()
+    set_clock(made, clock)
+    return made
 
 
-def test_enter_code_grants_on_the_right_code(tmp_path: Path) -> None:
-    r = rights(tmp_path, Clock())
+def test_enter_code_grants_on_the_right_code(backend: Backend) -> None:
+    r = rights(backend, Clock())
     code = r.start(GAME, ALICE)
     assert not r.may_edit(GAME, BOB)
     r.enter_code(GAME, BOB, "192.168.1.30", code)
@@ -199,9 +202,9 @@ def test_enter_code_grants_on_the_right_code(tmp_path: Path) -> None:
     assert not r.may_edit(OTHER, BOB)
 
 
-def test_wrong_codes_are_refused_then_slowed_down(tmp_path: Path) -> None:
+def test_wrong_codes_are_refused_then_slowed_down(backend: Backend) -> None:
     clock = Clock()
-    r = rights(tmp_path, clock)
+    r = rights(backend, clock)
     code = r.start(GAME, ALICE)
     wrong = "0000" if code != "0000" else "1111"
     with pytest.raises(WrongCode, match=r"not this game's table code \(2 more tries"):
@@ -230,9 +233,9 @@ def test_wrong_codes_are_refused_then_slowed_down(tmp_path: Path) -> None:
     assert r.game_backoff.tries_left(GAME) < 10
 
 
-def test_the_next_wrong_code_after_a_wait_waits_longer(tmp_path: Path) -> None:
+def test_the_next_wrong_code_after_a_wait_waits_longer(backend: Backend) -> None:
     clock = Clock()
-    r = rights(tmp_path, clock)
+    r = rights(backend, clock)
     code = r.start(GAME, ALICE)
     wrong = "0000" if code != "0000" else "1111"
     for _ in range(2):
@@ -281,3 +284,16 @@ def test_a_new_run_has_a_new_host_code(tmp_path: Path) -> None:
     assert first != second  # the same twice: 1 chance in 10^10
     with pytest.raises(WrongCode):
         rights.enter_host_code(ALICE, "10.0.0.1", first)
+
+
+def test_phones_are_numbered_once_and_named_in_plain_text(backend: Backend) -> None:
+    rights = backend.rights()
+    assert rights.phone_label(ALICE) == "phone 1"
+    assert rights.phone_label(BOB) == "phone 2"
+    assert rights.phone_label(ALICE) == "phone 1"
+    assert rights.name_phone(BOB, "  Mary\x1b ") == "Mary"  # trimmed, no control characters
+    assert rights.name_phone(ALICE, "x" * 100) == "x" * 30
+    again = backend.rights()  # after a restart, or on another process
+    assert again.phone_label(BOB) == "Mary" and again.phone_name(BOB) == "Mary"
+    assert again.name_phone(BOB, "") == "phone 2" and again.phone_name(BOB) is None
+    assert again.phone_label("carol-device-token-0123456") == "phone 3"

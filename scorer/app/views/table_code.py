@@ -23,6 +23,9 @@ CHECKING = "Checking this phone's rights…"
 HOST_INTRO = ("The host code is printed where the table server was started (the laptop's "
               "terminal). A phone that enters it holds every game on this server and can show "
               "any game's table code.")
+COMMUNITY_HOST_INTRO = ("On this server the host code is the admin code, which only its "
+                        "operator has. A phone that enters it holds every game and can show "
+                        "any game's table code.")
 
 
 GAME_INTRO = ("Ask the phone that started the game for its table code (it is in that "
@@ -70,7 +73,8 @@ class CodeEntry:
         self.message = ft.Text("", size=15, color=ft.Colors.ERROR, weight=ft.FontWeight.W_600,
                                visible=False)
         self._draw()
-        intro = HOST_INTRO if host else CLUB_INTRO if at_club(ctx, game_id) else GAME_INTRO
+        intro = (host_intro(ctx) if host else CLUB_INTRO if at_club(ctx, game_id)
+                 else GAME_INTRO)
         self.column = ft.Column([
             ft.Text(intro, size=15),
             self.typed,
@@ -147,6 +151,11 @@ def show_code_entry(ctx: AppContext, game_id: str) -> None:
 def _to_host(ctx: AppContext) -> None:
     ctx.page.pop_dialog()
     ctx.go("/host")
+
+
+def host_intro(ctx: AppContext) -> str:
+    """Where the host code comes from: a laptop's terminal, or a community's operator."""
+    return COMMUNITY_HOST_INTRO if ctx.actions.rights.community else HOST_INTRO
 
 
 def host_view(ctx: AppContext) -> ft.View:
