@@ -66,6 +66,9 @@ class AppConfig:
     build-web`, `scorer.browser`): the games live on this phone, which owns
     every one of them; there is no table code and nothing to share live."""
 
+    phone_site: str | None = None
+    """Where this server serves the phone-alone site (`--phone-site`: "/alone/"), for
+    the start screen's link to it; None when it serves none."""
     sessions: PageSessions = field(default_factory=NoSessions)
     """Where page sessions are reported (`scorer.server` sets the table server's)."""
 
