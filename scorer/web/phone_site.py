@@ -25,8 +25,21 @@ TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/ja
 """Browsers compile wasm while it downloads and run module scripts only with these."""
 MARKER = ".tarabish-site"
 """The file `tarabish build-web` leaves in every site it writes (scorer.webbuild.site)."""
-_BASE = re.compile(r'<base href="[^"]*">')
-_PYODIDE = re.compile(r'flet\.pyodideUrl="[^"]*pyodide/pyodide\.mjs";')
+_BASE = re.compile(r'<base href="(/[^"]*)">')
+
+
+def rebased(html: str) -> str:
+    """The site's page with its base set to PREFIX: the `<base>` and every address the
+    build set from it (`flet.pyodideUrl`, `canvasKitBaseUrl`, `entrypointBaseUrl`,
+    `assetBase`): with any left at another path the page would load them from the
+    table server's own client, which works online but not offline."""
+    found = _BASE.search(html)
+    if found is None:
+        raise NoPhoneSite("its index.html names no base path: build it again with "
+                          "`tarabish build-web`")
+    old = found.group(1)
+    html = _BASE.sub(f'<base href="{PREFIX}">', html, count=1)
+    return re.sub(r'(\nflet\.\w+=")' + re.escape(old), lambda m: m.group(1) + PREFIX, html)
 
 
 class NoPhoneSite(ValueError):
@@ -41,10 +54,7 @@ class PhoneSite:
         if not (self.root / "index.html").is_file() or not (self.root / "sw.js").is_file():
             raise NoPhoneSite(f"{self.root} holds no phone-alone site: build one with "
                               f"`tarabish build-web {self.root}`")
-        html = (self.root / "index.html").read_text(encoding="utf-8")
-        html = _BASE.sub(f'<base href="{PREFIX}">', html, count=1)
-        self.index = _PYODIDE.sub(f'flet.pyodideUrl="{PREFIX}pyodide/pyodide.mjs";', html,
-                                  count=1).encode("utf-8")
+        self.index = rebased((self.root / "index.html").read_text(encoding="utf-8"))
 
     def answer(self, request: Request, rel: str) -> Response:
         """GET/HEAD of PREFIX + `rel`."""

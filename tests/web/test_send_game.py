@@ -150,8 +150,10 @@ def test_an_answer_never_names_another_phones_game(server: Server) -> None:
 def fake_site(root: Path) -> Path:
     root.mkdir()
     (root / "index.html").write_text(
-        '<html><head><base href="/">\n<script>flet.pyodideUrl="/pyodide/pyodide.mjs";'
-        "</script></head></html>")
+        '<html><head><base href="/">\n<script>var flet = {webSocketEndpoint: "/ws"}\n'
+        'flet.pyodideUrl="/pyodide/pyodide.mjs";\nflet.canvasKitBaseUrl="/canvaskit/";\n'
+        'flet.fontFallbackBaseUrl="assets/fonts/";\nflet.entrypointBaseUrl="/";\n'
+        'flet.assetBase="/";\n</script></head></html>')
     (root / "sw.js").write_text("// the service worker")
     (root / "main.dart.wasm").write_bytes(b"\0asm")
     (root / "main.dart.wasm.br").write_bytes(brotli.compress(b"\0asm"))
@@ -171,7 +173,11 @@ def test_the_page_is_rebased_under_alone(site_client: TestClient) -> None:
     page = site_client.get("/alone/")
     assert page.status_code == 200 and page.headers["cache-control"] == "no-cache"
     assert '<base href="/alone/">' in page.text
-    assert 'flet.pyodideUrl="/alone/pyodide/pyodide.mjs"' in page.text
+    # Every address the page loads from is the site's: offline, only /alone/ is kept.
+    for line in ('flet.pyodideUrl="/alone/pyodide/pyodide.mjs";',
+                 'flet.canvasKitBaseUrl="/alone/canvaskit/";', 'flet.entrypointBaseUrl="/alone/";',
+                 'flet.assetBase="/alone/";', 'flet.fontFallbackBaseUrl="assets/fonts/";'):
+        assert line in page.text
     moved = site_client.get("/alone", follow_redirects=False)
     assert moved.status_code == 308 and moved.headers["location"] == "/alone/"
 

@@ -46,7 +46,7 @@ def continue_card(ctx: AppContext, game: GameSummary) -> ft.Control:
     )
 
 
-PHONE_SITE_LABEL = "Keep games on this phone alone"
+PHONE_SITE_LABEL = "Keep games on this phone"
 """The link to the phone-alone site (works offline; games are sent here later)."""
 
 

@@ -182,7 +182,7 @@ def sent_lines(code: str, address: str) -> list[ft.Control]:
                 color=ft.Colors.ON_SURFACE_VARIANT),
         ft.Text(" ".join(code), size=34, weight=ft.FontWeight.BOLD,
                 semantics_label=f"Table code {code}"),
-        ft.Text(f"The game is at {address}", size=14, selectable=True,
+        ft.Text(f"The game is at {address}", size=14,
                 text_align=ft.TextAlign.CENTER),
     ]
 
