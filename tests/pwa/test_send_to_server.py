@@ -103,13 +103,14 @@ def test_a_game_kept_offline_is_sent_once_and_gets_its_table_code(
 
     # Offline, sending says so in one line and makes nothing.
     tap(page, "Share this game")
-    tap(page, "Send to the table server")
+    tap(page, "Send to the server")
     see(page, re.compile("The table server did not answer"), timeout=40_000)
+    shots(page, "phone-alone-send-offline")
     assert GameStore(data, read_only=True).list_games() == []
 
     # Back online: sent, with its table code.
     phone.context.set_offline(False)
-    tap(page, "Send to the table server")
+    tap(page, "Send to the server")
     code = shown_code(page)
     see(page, re.compile(r"^The game is at http://127\.0\.0\.1:\d+/game/[0-9a-f]{8}$"))
     shots(page, "phone-alone-sent")
@@ -119,7 +120,7 @@ def test_a_game_kept_offline_is_sent_once_and_gets_its_table_code(
     # Again (a lost answer, a second tap): the same code, still one game.
     tap(page, "Close")
     tap(page, "Share this game")
-    tap(page, "Send to the table server")
+    tap(page, "Send to the server")
     assert shown_code(page) == code
     [game] = GameStore(data, read_only=True).list_games()
     assert address.endswith(f"/game/{game.id}") and game.hand_count == 1

@@ -7,7 +7,7 @@ import flet as ft
 from scorer.app import CONFIG
 from scorer.app.context import AppContext
 from scorer.app.game_lines import score_line, status_line, when_line
-from scorer.app.theme import RADIUS
+from scorer.app.theme import RADIUS, TAP
 from scorer.app.views.common import app_bar, screen
 from scorer.app.views.screen_colours import colours_button
 from scorer.app.widgets import big_button, notice, suit_label
@@ -80,7 +80,7 @@ def home_view(ctx: AppContext) -> ft.View:
         body.insert(len(body) - 1, ft.Row([ft.OutlinedButton(
             content=ft.Text(PHONE_SITE_LABEL, size=18, weight=ft.FontWeight.W_600),
             icon=ft.Icons.PHONE_ANDROID, url=ft.Url(CONFIG.phone_site, ft.UrlTarget.SELF),
-            height=48, expand=True)]))
+            height=TAP, expand=True)]))
     bar = app_bar(ctx, "Tarabish", actions=[
         ft.Row([suit_label(code, ctx.dark, size=22, word=False) for code in "SHDC"], spacing=6),
         colours_button(ctx),

@@ -26,9 +26,9 @@ ALONE_COPY = ("Other phones cannot follow it live. To keep a copy, or to go on w
               f"another phone, tap {EXPORT_LABEL}: it saves the game as a file. On the other "
               "phone, open Past games and tap Import a game file.")
 """What a phone alone says about moving its game, naming the buttons a player taps."""
-SEND_LABEL = "Send to the table server"
-SEND_COPY = ("Once this phone is back on the table server's Wi-Fi, send the game there: "
-             "it gets a table code, and this phone holds it.")
+SEND_LABEL = "Send to the server"
+SEND_COPY = ("Back on the table server's Wi-Fi? Send the game there: it gets a table code "
+             "for the other phones.")
 
 
 def png_data_url(png: bytes) -> str:
@@ -132,19 +132,22 @@ def phone_panel(ctx: AppContext, model: GameModel) -> ft.Control:
         ft.Icon(ft.Icons.PHONE_ANDROID, size=40, color=ft.Colors.PRIMARY),
         ft.Text("This game lives on this phone.", size=17, weight=ft.FontWeight.W_600,
                 text_align=ft.TextAlign.CENTER),
+    ]
+    if CONFIG.send_to_server is not None:  # first: its table code shows with no scrolling
+        parts += [send_part(ctx, model.id), ft.Divider()]
+    parts += [
         ft.Text(ALONE_COPY, size=14, text_align=ft.TextAlign.CENTER,
                 color=ft.Colors.ON_SURFACE_VARIANT),
         ft.Row([big_button(EXPORT_LABEL, lambda _e: export_game(ctx, model.id),
-                           icon=ft.Icons.DOWNLOAD, height=48)]),
+                           icon=ft.Icons.DOWNLOAD, primary=CONFIG.send_to_server is None,
+                           height=48)]),
     ]
-    if CONFIG.send_to_server is not None:
-        parts.append(send_part(ctx, model.id))
     return ft.Column(parts, spacing=10, tight=True,
                      horizontal_alignment=ft.CrossAxisAlignment.CENTER)
 
 
 def send_part(ctx: AppContext, game_id: str) -> ft.Control:
-    """'Send to the table server': the button, then the table code and address it got
+    """'Send to the server': the button, then the table code and address it got
     (or why not). Sending again is safe: the server keeps one game per game."""
     from scorer.app.send_game import NotSent, send_game
 
@@ -152,8 +155,8 @@ def send_part(ctx: AppContext, game_id: str) -> ft.Control:
                                 color=ft.Colors.ON_SURFACE_VARIANT)],
                        spacing=6, tight=True,
                        horizontal_alignment=ft.CrossAxisAlignment.CENTER)
-    button = ft.OutlinedButton(content=ft.Text(SEND_LABEL, size=18, weight=ft.FontWeight.W_600),
-                               icon=ft.Icons.UPLOAD_FILE, height=48, expand=True)
+    button = ft.FilledButton(content=ft.Text(SEND_LABEL, size=18, weight=ft.FontWeight.W_600),
+                             icon=ft.Icons.UPLOAD_FILE, height=48, expand=True)
 
     async def send(_e: object) -> None:
         button.disabled = True
@@ -171,7 +174,7 @@ def send_part(ctx: AppContext, game_id: str) -> ft.Control:
         button.update()
 
     button.on_click = send
-    return ft.Column([ft.Divider(), ft.Row([button]), result], spacing=10, tight=True,
+    return ft.Column([result, ft.Row([button])], spacing=10, tight=True,
                      horizontal_alignment=ft.CrossAxisAlignment.CENTER)
 
 
