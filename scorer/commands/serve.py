@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--phone-site",
         default=None,
         metavar="DIR",
-        help="also serve the phone-alone site built with `tarabish build-web DIR`, at "
+        help="also serve the phone-alone site built with 'tarabish build-web DIR', at "
         "/alone/ of the same address (phones keep games there with no network, and "
         "send them here once back)",
     )

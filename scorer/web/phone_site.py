@@ -36,7 +36,7 @@ def rebased(html: str) -> str:
     found = _BASE.search(html)
     if found is None:
         raise NoPhoneSite("its index.html names no base path: build it again with "
-                          "`tarabish build-web`")
+                          "'tarabish build-web'")
     old = found.group(1)
     html = _BASE.sub(f'<base href="{PREFIX}">', html, count=1)
     return re.sub(r'(\nflet\.\w+=")' + re.escape(old), lambda m: m.group(1) + PREFIX, html)
@@ -53,7 +53,7 @@ class PhoneSite:
         self.root = Path(root).expanduser().resolve()
         if not (self.root / "index.html").is_file() or not (self.root / "sw.js").is_file():
             raise NoPhoneSite(f"{self.root} holds no phone-alone site: build one with "
-                              f"`tarabish build-web {self.root}`")
+                              f"'tarabish build-web {self.root}'")
         self.index = rebased((self.root / "index.html").read_text(encoding="utf-8"))
 
     def answer(self, request: Request, rel: str) -> Response:
