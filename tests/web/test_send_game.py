@@ -202,3 +202,13 @@ def test_nothing_outside_the_site_is_served(site_client: TestClient, path: str) 
 def test_a_folder_with_no_site_is_refused_at_start(tmp_path: Path) -> None:
     with pytest.raises(NoPhoneSite, match="build-web"):
         PhoneSite(tmp_path)
+
+
+def test_tarabish_with_no_site_in_the_folder_says_so_and_does_not_start(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from scorer.server import serve
+
+    assert serve("127.0.0.1", 0, tmp_path / "data", open_browser=False,
+                 phone_site=tmp_path) == 1
+    assert "build-web" in capsys.readouterr().err
+    assert not (tmp_path / "data").exists()
