@@ -71,12 +71,9 @@ async def handle_send(request: Request, get_store: Callable[[], GameStore],
     wait = rights.new_games.wait_left(address)
     if wait > 0:
         return _error(429, too_many(wait))
-    try:
-        doc = read_game_file(bytes(body))
-    except NotAGameFile as e:
-        return _error(400, f"{e} Nothing was sent.")
 
     def store_it() -> tuple[str, str, bool]:
+        doc = read_game_file(bytes(body))  # here, off the event loop: up to 2 MB of JSON
         label = rights.phone_label(device)
         game = get_store().create_game(doc, by=label, origin=origin)
         new = rights.code(game.id) is None
@@ -84,6 +81,8 @@ async def handle_send(request: Request, get_store: Callable[[], GameStore],
 
     try:
         game_id, code, new = await asyncio.to_thread(store_it)
+    except NotAGameFile as e:
+        return _error(400, f"{e} Nothing was sent.")
     except NotSaved as e:
         return _error(507, str(e))
     except (StoreError, RecursionError) as e:  # InvalidGame, mostly
