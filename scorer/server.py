@@ -39,7 +39,7 @@ from scorer.app import CONFIG, FONTS
 from scorer.events.service import EventService
 from scorer.local_import import IMPORT_PATH, handle_import
 from scorer.paths import resolve_data_dir
-from scorer.rights import get_rights
+from scorer.rights import TableRights, get_rights
 from scorer.rights.service import HOST_CODE_DIGITS
 from scorer.store import folder_lock
 from scorer.store.errors import StoreError
@@ -54,7 +54,10 @@ from scorer.web.compression import (
 from scorer.web.crash_notice import CrashNoticeMiddleware
 from scorer.web.flet_names import app_sources, flet_names, resolve_flet_names
 from scorer.web.page_script import PageScriptApp
+from scorer.web.phone_site import PREFIX as PHONE_SITE_PREFIX
+from scorer.web.phone_site import NoPhoneSite, PhoneSite, add_phone_site
 from scorer.web.reconnect import ReconnectScriptMiddleware, add_reconnect_routes
+from scorer.web.send import SEND_PATH, handle_send
 from scorer.web.sessions import LIMITS, ServerSessions, SessionGuard
 
 logger = logging.getLogger(__name__)
@@ -109,7 +112,8 @@ WARM_PATHS = WARM_FIRST + WARM_LATER
 
 
 def build_app(data_dir: str | os.PathLike[str] | None = None,
-              compressed: CompressedCache | None = None) -> FastAPI:
+              compressed: CompressedCache | None = None,
+              phone_site: PhoneSite | None = None) -> FastAPI:
     """The ASGI app: the Flet page, its static files and its WebSocket.
 
     Everything, CanvasKit/skwasm and fonts included, is served from the
@@ -117,6 +121,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     on a table's Wi-Fi with no internet still get a working page.
     `compressed`: where compressed page files are kept (default: this process's
     `compression_cache`, in memory only; `serve` gives one kept on disk too).
+    `phone_site`: the phone-alone site to serve under /alone/ (`--phone-site`).
     """
     import flet_web.fastapi as flet_fastapi
 
@@ -134,7 +139,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     # A page that loses the server says so and comes back as soon as it answers
     # (scorer.web.reconnect). Added first, so innermost: the compression added
     # next, around it, compresses the page with its script tag in it.
-    app.add_middleware(ReconnectScriptMiddleware)
+    app.add_middleware(ReconnectScriptMiddleware, skip=(PHONE_SITE_PREFIX,))
     # Compressed page files, compressed once, revalidated with ETags (see
     # scorer.web.compression). Outermost, so it sees every response.
     app.add_middleware(CompressionMiddleware, cache=compressed or compression_cache)
@@ -164,6 +169,17 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
 
         return await handle_import(request, CONFIG.import_key, get_store, codes_for)
 
+    @app.post(SEND_PATH, include_in_schema=False)
+    async def send_from_phone(request: Request) -> Response:
+        # A game kept on a phone alone, sent once it is online (scorer.web.send).
+        from scorer.app.store_access import get_store
+
+        return await handle_send(request, get_store, server_rights)
+
+    CONFIG.phone_site = None
+    if phone_site is not None:
+        add_phone_site(app, phone_site)
+        CONFIG.phone_site = PHONE_SITE_PREFIX
     app.state.board_hub = add_club_night(app)
     add_reconnect_routes(app)
 
@@ -225,6 +241,11 @@ def add_club_night(app: FastAPI) -> BoardHub:
     add_club_routes(app, club_events, lambda: CONFIG.import_key, lambda: CONFIG.server_urls,
                     hub)
     return hub
+
+
+def server_rights() -> TableRights:
+    assert CONFIG.data_dir is not None
+    return get_rights(CONFIG.data_dir)
 
 
 def codes_for(game_ids: list[str]) -> dict[str, str]:
@@ -471,6 +492,7 @@ def serve(
     port: int = 8550,
     data_dir: str | os.PathLike[str] | None = None,
     open_browser: bool = True,
+    phone_site: str | os.PathLike[str] | None = None,
 ) -> int:
     """Run the table server until Ctrl-C (or SIGTERM); returns the exit code.
 
@@ -478,6 +500,11 @@ def serve(
     folder's lock, `scorer.store.folder_lock`), naming that process.
     """
     where = resolve_data_dir(None if data_dir is None else os.fspath(data_dir))
+    try:
+        site = None if phone_site is None else PhoneSite(Path(phone_site))
+    except NoPhoneSite as exc:
+        print(f"tarabish: {exc}", file=sys.stderr)
+        return 1
     try:
         lease = folder_lock.acquire(where, "the table server")
     except FolderBusy as busy:
@@ -490,12 +517,13 @@ def serve(
               file=sys.stderr)
         return 1
     try:
-        return _serve_holding(lease, host, port, open_browser)
+        return _serve_holding(lease, host, port, open_browser, site)
     finally:
         lease.release()
 
 
-def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool) -> int:
+def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
+                   site: PhoneSite | None = None) -> int:
     """`serve`, once the data folder's lock is held."""
     try:
         sock = _bind(host, port)
@@ -508,7 +536,7 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool)
     port = sock.getsockname()[1]
 
     compressed = CompressedCache(disk=page_file_cache(), quiet_s=QUIET_S)
-    app = build_app(lease.folder, compressed)
+    app = build_app(lease.folder, compressed, site)
     try:
         from scorer.app.store_access import get_store
 
@@ -539,6 +567,9 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool)
     for url in urls:
         print(f"  {url}", flush=True)
     print_qr(urls)
+    if site is not None:
+        print(f"Phones can keep games alone (offline) at {urls[-1]}{PHONE_SITE_PREFIX[1:]} "
+              f"(the site in {site.root}).", flush=True)
     print(f"Games are stored in {lease.folder}", flush=True)
     for problem in store.problems:
         print(f"  {problem}", flush=True)

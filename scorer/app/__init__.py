@@ -7,7 +7,7 @@ Flet calls the page function with the page only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -66,6 +66,14 @@ class AppConfig:
     build-web`, `scorer.browser`): the games live on this phone, which owns
     every one of them; there is no table code and nothing to share live."""
 
+    phone_site: str | None = None
+    """Where this server serves the phone-alone site (`--phone-site`: "/alone/"), for
+    the start screen's link to it; None when it serves none."""
+    send_to_server: Callable[[str, bytes, dict[str, str]],
+                             Awaitable[tuple[int, str]]] | None = None
+    """On a phone alone served by a table server: POST (path, body, headers) to that
+    server, answering (status, text) (`scorer.browser` sets the browser's fetch); None
+    where no table server serves the page (nowhere to send a game)."""
     sessions: PageSessions = field(default_factory=NoSessions)
     """Where page sessions are reported (`scorer.server` sets the table server's)."""
 

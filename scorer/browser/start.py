@@ -20,6 +20,7 @@ from scorer.app.main import main
 from scorer.app.router import VIEW_MODULES, compiled_routes
 from scorer.app.store_access import use_store
 from scorer.browser.durable import DurableSender
+from scorer.browser.send import post, served_by_table_server
 from scorer.browser.storage import BrowserGameStore, IndexedDBFolder
 
 logger = logging.getLogger(__name__)
@@ -83,6 +84,8 @@ def run() -> Phone:
     import flet_js  # Flet's bridge to the page
 
     CONFIG.alone = True
+    if served_by_table_server():  # its games can be sent there once the phone is online
+        CONFIG.send_to_server = post
     phone = Phone()
     ft.run(phone_main, before_main=phone.before_main)
     connect = flet_js.start_connection

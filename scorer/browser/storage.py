@@ -20,6 +20,7 @@ from typing import Any
 
 from scorer.store.game_store import GameStore
 from scorer.store.models import GameSummary, StoredGame
+from scorer.store.records import new_origin
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +54,12 @@ class BrowserGameStore(GameStore):
         # file aside: committed, but the first screen need not wait (lost with the
         # tab, the next start does the same again).
         self._on_change(hold=False)
+
+    def _create(self, doc: dict[str, Any], by: str | None, follows: str | None,
+                origin: str | None) -> StoredGame:
+        """Every game kept here gets its key now: sent to a table server later, however
+        often, it is one game there (`scorer.app.send_game`)."""
+        return super()._create(doc, by, follows, origin or new_origin())
 
     def _wrote(self) -> None:
         """After anything that may have written a file (every change calls it)."""

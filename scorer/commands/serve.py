@@ -28,6 +28,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "else this user's application-data folder)",
     )
     parser.add_argument(
+        "--phone-site",
+        default=None,
+        metavar="DIR",
+        help="also serve the phone-alone site built with 'tarabish build-web DIR', at "
+        "/alone/ of the same address (phones keep games there with no network, and "
+        "send them here once back)",
+    )
+    parser.add_argument(
         "--no-open",
         dest="open_browser",
         action="store_false",
@@ -44,4 +52,5 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         data_dir=args.data_dir,
         open_browser=args.open_browser,
+        phone_site=args.phone_site,
     )

@@ -61,6 +61,7 @@ from scorer.store.errors import (
 from scorer.store.index import GameIndex, Signature, file_signature
 from scorer.store.models import GameSummary, StoredGame
 from scorer.store.records import (
+    ORIGIN,
     changes_since,
     new_record,
     next_record,
@@ -99,6 +100,7 @@ class GameStore:
         self.notices: list[str] = []
         self.on_problem = on_problem
         self._lock = threading.RLock()
+        self._origin_lock = threading.Lock()
         # Locks of the games being read or changed now, dropped when the last user
         # lets go: every guest can ask for any id, so a table per id ever asked
         # would grow without end.
@@ -156,10 +158,27 @@ class GameStore:
     # -- changing --------------------------------------------------------
 
     def create_game(self, doc: dict[str, Any], by: str | None = None,
-                    follows: str | None = None) -> StoredGame:
+                    follows: str | None = None, origin: str | None = None) -> StoredGame:
         """Save a new game (a tarabish-game/1 document, all hands valid, its edit trail
         true if it has one); returns it with its id. `by` names the phone for the trail;
-        `follows` the game it was started from (use `create_next_game` for that)."""
+        `follows` the game it was started from (use `create_next_game` for that);
+        `origin` the key a phone alone gave it (`records.ORIGIN`): if a game with that
+        key is stored, that game is returned and nothing is saved. The origin lock is
+        held from the lookup to the save, so two sends at once make one game."""
+        if origin is None:
+            return self._create(doc, by, follows, None)
+        if not ORIGIN.match(origin):
+            raise InvalidGame("The game's key from the phone is not valid.")
+        with self._origin_lock:  # taken before any game or store lock
+            with self._lock:
+                made = next((gid for gid, row in self._index.rows.items()
+                             if row.summary.origin == origin), None)
+            if made is not None:
+                return self.get_game(made)
+            return self._create(doc, by, follows, origin)
+
+    def _create(self, doc: dict[str, Any], by: str | None, follows: str | None,
+                origin: str | None) -> StoredGame:
         doc = copy.deepcopy(doc)
         doc.setdefault("hands", [])
         scoring = check_doc(doc)
@@ -173,7 +192,7 @@ class GameStore:
             held = self._use_lock(game_id)
         with self._holding(game_id, held):
             record = new_record(game_id, doc, utcnow(), history=history, by=by,
-                                follows=follows)
+                                follows=follows, origin=origin)
             try:
                 write_record(self._path(game_id), record, create=True)
             except OSError as e:

@@ -27,6 +27,8 @@ class StoredGame(BaseModel):
     history: list[dict[str, Any]] = []
     follows: str | None = None
     """The game this one was started from with Play again (same table), or None."""
+    origin: str | None = None
+    """The key a phone alone gave this game (kept on that phone; sent with the game)."""
 
     def file_doc(self) -> dict[str, Any]:
         """The game as a game file holds it: the document and its trail."""
@@ -53,3 +55,5 @@ class GameSummary(BaseModel):
     invalid_from: int | None = None
     # The game this one followed (started with Play again from it), or None.
     follows: str | None = None
+    # The key of the phone alone it was sent from (one game per key), or None.
+    origin: str | None = None

@@ -9,6 +9,7 @@ Layout of `games/<id>.json` (a TinyDB database, written by AtomicJSONStorage):
                                  "change": "edited", "hand": 4,
                                  "before": {<hand>}, "after": {<hand>}}, ...],
                     "follows": "<id>",   (only in a game started with Play again)
+                    "origin": "<key>",   (only in a game sent from a phone alone)
                     "doc": {<the tarabish-game/1 document, without its history>}}}}
 
 `changes` are short notes in player words (why a stale save was refused);
@@ -21,12 +22,17 @@ can never disagree.
 (the same table going on: `GameStore.create_next_game`). It belongs to this
 server's games, not to the game itself: an exported game does not carry it (an
 imported game gets a new id), and older files have none.
+
+`origin` is the random key a phone alone gave the game when it first kept it: a game
+sent from that phone (`scorer.web.send`) is stored once, however often it is sent.
+Like `follows` it is this store's, not the game's: an export does not carry it.
 """
 
 from __future__ import annotations
 
 import copy
 import re
+import secrets
 from collections.abc import MutableMapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,6 +51,8 @@ from scorer.store.validation import Scoring
 TABLE = "game"
 DOC_ID = 1
 _GAME_ID = re.compile(r"^[0-9a-f]{8}$")
+ORIGIN = re.compile(r"^[0-9a-f]{32}$")
+"""A phone's key for one game: 128 random bits in hex (`new_origin`)."""
 MAX_CHANGES = 50  # enough to explain any stale edit; bounded so files stay small
 
 
@@ -139,7 +147,8 @@ def write_record(path: Path, record: dict[str, Any], *, create: bool) -> None:
 
 def new_record(game_id: str, doc: dict[str, Any], now: datetime, *,
                history: list[dict[str, Any]] | None = None,
-               by: str | None = None, follows: str | None = None) -> dict[str, Any]:
+               by: str | None = None, follows: str | None = None,
+               origin: str | None = None) -> dict[str, Any]:
     """A new game's record. A game read from a file keeps the trail it came with (and
     its revision goes on from the trail's last); a new one starts its trail here."""
     stamp = now.isoformat()
@@ -159,6 +168,8 @@ def new_record(game_id: str, doc: dict[str, Any], now: datetime, *,
     }
     if follows is not None:
         record["follows"] = follows
+    if origin is not None:
+        record["origin"] = origin
     return record
 
 
@@ -237,6 +248,7 @@ def to_stored(record: dict[str, Any]) -> StoredGame:
         doc=copy.deepcopy(record["doc"]),
         history=copy.deepcopy(record.get("history", [])),
         follows=followed(record),
+        origin=origin_of(record),
     )
 
 
@@ -245,6 +257,17 @@ def followed(record: dict[str, Any]) -> str | None:
     that names no game (a hand-edited file keeps its game, not the link)."""
     follows = record.get("follows")
     return follows if isinstance(follows, str) and _GAME_ID.match(follows) else None
+
+
+def new_origin() -> str:
+    """A fresh key for a game a phone alone keeps."""
+    return secrets.token_hex(16)
+
+
+def origin_of(record: dict[str, Any]) -> str | None:
+    """The key of the phone alone the game was sent from; None for none or a bad value."""
+    origin = record.get("origin")
+    return origin if isinstance(origin, str) and ORIGIN.match(origin) else None
 
 
 def team_names(doc: dict[str, Any]) -> tuple[str, str]:
@@ -274,4 +297,5 @@ def summarize(record: dict[str, Any], scoring: Scoring) -> GameSummary:
         finished=scoring.winner is not None,
         invalid_from=invalid_from,
         follows=followed(record),
+        origin=origin_of(record),
     )

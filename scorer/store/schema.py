@@ -13,7 +13,7 @@ from typing import Any
 from scorer.store.errors import DamagedFile, NewerSchema
 
 GAME_SCHEMA = 2  # a game file: {"game": {"1": GameRecord}}; 2 added the edit trail
-INDEX_SCHEMA = 1  # index.json: {"meta": {"1": {...}}, "games": {...}}
+INDEX_SCHEMA = 2  # 2: rows carry `origin`; index.json: {"meta": {"1": {...}}, "games": {...}}
 
 
 

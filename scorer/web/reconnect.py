@@ -54,11 +54,14 @@ class ReconnectScriptMiddleware:
     """Puts the script tag into every HTML page of the app (index.html answers every
     page route). Other responses, and HTML bigger than MAX_PAGE_BYTES, pass as they are."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, skip: tuple[str, ...] = ()) -> None:
         self.app = app
+        self.skip = skip
+        """Path prefixes whose pages are not the app's (the phone-alone site)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
+        if (scope["type"] != "http" or scope["method"] not in ("GET", "HEAD")
+                or scope["path"].startswith(self.skip)):
             await self.app(scope, receive, send)
             return
         start: Message | None = None

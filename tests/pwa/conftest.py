@@ -8,16 +8,24 @@ reach the internet: what works here works in airplane mode.
 Fixtures
     built_site      Path of the built site (session)
     site_server     factory: site_server() -> a running SiteServer (stopped after the test)
+    table_server    factory: table_server() -> a TableServer: `tarabish --phone-site` with
+                    the built site under /alone/ (stopped after the test)
     phone           a fresh phone (browser context, 390x844) with its request log; the
                     test fails if a page asked another host or got an error (page_requests)
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import socket
+import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +82,62 @@ def site_server(built_site: Path) -> Iterator[Callable[..., SiteServer]]:
     for server in servers:
         if server.running:
             server.stop()
+
+
+@dataclass
+class TableServer:
+    """`tarabish --phone-site SITE` in a subprocess: the table server, the phone-alone
+    site under /alone/ and the endpoint its games are sent to."""
+
+    url: str
+    data_dir: Path
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+@pytest.fixture
+def table_server(built_site: Path, tmp_path: Path) -> Iterator[Callable[[], TableServer]]:
+    """table_server() -> a running TableServer serving `built_site` (stopped after)."""
+    started: list[TableServer] = []
+
+    def start() -> TableServer:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        data = tmp_path / f"table{len(started)}"
+        log_path = tmp_path / f"table{len(started)}.log"
+        with log_path.open("ab") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "scorer.cli", "--no-open", "--host", "127.0.0.1",
+                 "--port", str(port), "--data-dir", str(data), "--phone-site", str(built_site)],
+                cwd=REPO_ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1",
+                                    "TARABISH_CACHE": str(tmp_path / "cache")},
+                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True)
+        server = TableServer(f"http://127.0.0.1:{port}/", data, process, log_path)
+        started.append(server)
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"the table server exited:\n{server.log()}")
+            with contextlib.suppress(OSError), urllib.request.urlopen(server.url, timeout=2):
+                return server
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the table server did not answer:\n{server.log()}")
+            time.sleep(0.1)
+
+    yield start
+    for server in started:
+        if server.process.poll() is None:
+            server.process.send_signal(signal.SIGINT)
+            try:
+                server.process.wait(15)
+            except subprocess.TimeoutExpired:
+                server.process.kill()
+                server.process.wait(5)
 
 
 @pytest.fixture(scope="session")

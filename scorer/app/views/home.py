@@ -7,7 +7,7 @@ import flet as ft
 from scorer.app import CONFIG
 from scorer.app.context import AppContext
 from scorer.app.game_lines import score_line, status_line, when_line
-from scorer.app.theme import RADIUS
+from scorer.app.theme import RADIUS, TAP
 from scorer.app.views.common import app_bar, screen
 from scorer.app.views.screen_colours import colours_button
 from scorer.app.widgets import big_button, notice, suit_label
@@ -46,6 +46,10 @@ def continue_card(ctx: AppContext, game: GameSummary) -> ft.Control:
     )
 
 
+PHONE_SITE_LABEL = "Keep games on this phone"
+"""The link to the phone-alone site (works offline; games are sent here later)."""
+
+
 def home_view(ctx: AppContext) -> ft.View:
     game = ctx.actions.game_to_continue()  # first: reading the games may find a damaged file
     ctx.continued = game.id if game else None
@@ -72,6 +76,11 @@ def home_view(ctx: AppContext) -> ft.View:
         body.insert(len(body) - 1, ft.Row([big_button(
             "Club night", lambda _e: ctx.go("/club"), icon=ft.Icons.EMOJI_EVENTS,
             primary=False)]))
+    if CONFIG.phone_site and not CONFIG.alone:  # this server also serves the phone-alone site
+        body.insert(len(body) - 1, ft.Row([ft.OutlinedButton(
+            content=ft.Text(PHONE_SITE_LABEL, size=18, weight=ft.FontWeight.W_600),
+            icon=ft.Icons.PHONE_ANDROID, url=ft.Url(CONFIG.phone_site, ft.UrlTarget.SELF),
+            height=TAP, expand=True)]))
     bar = app_bar(ctx, "Tarabish", actions=[
         ft.Row([suit_label(code, ctx.dark, size=22, word=False) for code in "SHDC"], spacing=6),
         colours_button(ctx),

@@ -26,6 +26,9 @@ ALONE_COPY = ("Other phones cannot follow it live. To keep a copy, or to go on w
               f"another phone, tap {EXPORT_LABEL}: it saves the game as a file. On the other "
               "phone, open Past games and tap Import a game file.")
 """What a phone alone says about moving its game, naming the buttons a player taps."""
+SEND_LABEL = "Send to the server"
+SEND_COPY = ("Back on the table server's Wi-Fi? Send the game there: it gets a table code "
+             "for the other phones.")
 
 
 def png_data_url(png: bytes) -> str:
@@ -121,18 +124,70 @@ def phone_name(ctx: AppContext) -> ft.Control:
 
 
 def phone_panel(ctx: AppContext, model: GameModel) -> ft.Control:
-    """With no table server, the game is only on this phone: say so, offer the file."""
+    """With no table server, the game is only on this phone: say so, offer the file
+    (and, where a table server serves this page, sending it there)."""
     from scorer.app.game_files import export_game
 
-    return ft.Column([
+    parts: list[ft.Control] = [
         ft.Icon(ft.Icons.PHONE_ANDROID, size=40, color=ft.Colors.PRIMARY),
         ft.Text("This game lives on this phone.", size=17, weight=ft.FontWeight.W_600,
                 text_align=ft.TextAlign.CENTER),
+    ]
+    if CONFIG.send_to_server is not None:  # first: its table code shows with no scrolling
+        parts += [send_part(ctx, model.id), ft.Divider()]
+    parts += [
         ft.Text(ALONE_COPY, size=14, text_align=ft.TextAlign.CENTER,
                 color=ft.Colors.ON_SURFACE_VARIANT),
         ft.Row([big_button(EXPORT_LABEL, lambda _e: export_game(ctx, model.id),
-                           icon=ft.Icons.DOWNLOAD, height=48)]),
-    ], spacing=10, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+                           icon=ft.Icons.DOWNLOAD, primary=CONFIG.send_to_server is None,
+                           height=48)]),
+    ]
+    return ft.Column(parts, spacing=10, tight=True,
+                     horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def send_part(ctx: AppContext, game_id: str) -> ft.Control:
+    """'Send to the server': the button, then the table code and address it got
+    (or why not). Sending again is safe: the server keeps one game per game."""
+    from scorer.app.send_game import NotSent, send_game
+
+    result = ft.Column([ft.Text(SEND_COPY, size=14, text_align=ft.TextAlign.CENTER,
+                                color=ft.Colors.ON_SURFACE_VARIANT)],
+                       spacing=6, tight=True,
+                       horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+    button = ft.FilledButton(content=ft.Text(SEND_LABEL, size=18, weight=ft.FontWeight.W_600),
+                             icon=ft.Icons.UPLOAD_FILE, height=48, expand=True)
+
+    async def send(_e: object) -> None:
+        button.disabled = True
+        result.controls = [ft.Text("Sending…", size=14, color=ft.Colors.ON_SURFACE_VARIANT)]
+        result.update()
+        button.update()
+        try:
+            sent = await send_game(ctx, game_id, ft.SharedPreferences())
+            result.controls = sent_lines(sent.code, sent.address)
+        except NotSent as e:
+            result.controls = [ft.Text(str(e), size=15, color=ft.Colors.ERROR,
+                                       text_align=ft.TextAlign.CENTER)]
+        button.disabled = False
+        result.update()
+        button.update()
+
+    button.on_click = send
+    return ft.Column([result, ft.Row([button])], spacing=10, tight=True,
+                     horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def sent_lines(code: str, address: str) -> list[ft.Control]:
+    """The table server's answer: the code other phones enter, and where the game is."""
+    return [
+        ft.Text("Sent. Table code", size=14, weight=ft.FontWeight.W_600,
+                color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(" ".join(code), size=34, weight=ft.FontWeight.BOLD,
+                semantics_label=f"Table code {code}"),
+        ft.Text(f"The game is at {address}", size=14,
+                text_align=ft.TextAlign.CENTER),
+    ]
 
 
 def show_share(ctx: AppContext, model: GameModel) -> None:

@@ -1,0 +1,97 @@
+"""Send to the table server: a game kept on a phone alone comes to this server.
+
+The phone-alone site, served by this server under `/alone/` (scorer.web.phone_site),
+posts a game file (tarabish-game/1 with its history) to SEND_PATH once the phone is
+online, with two headers: ORIGIN_HEADER, the random key the phone gave the game when
+it first kept it, and DEVICE_HEADER, the phone's device token (the one the table
+server's page keeps: same address, same browser storage). The body is checked as
+`tarabish import` checks a file (bounded, parsed as untrusted); the game is stored
+with `create_game(origin=KEY)`, so a retry, two taps or two tabs give the one game
+and the same answer: `{"id", "code", "address"}`. The sending phone holds the game
+(its table code). Sends that make a new game count against the address's new
+games per hour (the rights' RateWindow), as starting a game does.
+
+The key is 128 random bits kept on the phone: knowing it is what lets an answer name
+a game, so no other phone can be told another's code. Nothing already stored is
+ever changed here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import re
+from collections.abc import Callable
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from scorer.app.game_files import MAX_FILE_BYTES, NotAGameFile, read_game_file
+from scorer.rights import TableRights
+from scorer.rights.service import GAMES_PER_HOUR
+from scorer.sharing import game_url
+from scorer.store.errors import NotSaved, StoreError
+from scorer.store.game_store import GameStore
+from scorer.store.records import ORIGIN
+
+SEND_PATH = "/_tarabish/send"
+ORIGIN_HEADER = "X-Tarabish-Origin"
+DEVICE_HEADER = "X-Tarabish-Device"
+MAX_SEND_BYTES = MAX_FILE_BYTES
+"""The same bound as a game file picked on a phone (a game of 1,000 hands is ~250 KB)."""
+_DEVICE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
+
+TOO_BIG = "This game is too big to send."
+OUT_OF_DATE = "This page is out of date: reload it, then send the game again."
+
+
+def too_many(seconds: float) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    return (f"This phone has started or sent {GAMES_PER_HOUR} games in the last hour: "
+            f"wait {minutes} min, then send again.")
+
+
+async def handle_send(request: Request, get_store: Callable[[], GameStore],
+                      get_rights: Callable[[], TableRights]) -> JSONResponse:
+    """POST SEND_PATH: the game file -> {"id", "code", "address"}, or {"error": words}."""
+    origin = request.headers.get(ORIGIN_HEADER, "")
+    device = request.headers.get(DEVICE_HEADER, "")
+    if not (ORIGIN.match(origin) and _DEVICE.match(device)):
+        return _error(400, OUT_OF_DATE)
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_SEND_BYTES:
+        return _error(413, TOO_BIG)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_SEND_BYTES:
+            return _error(413, TOO_BIG)
+    address = request.client.host if request.client else "unknown"
+    rights = get_rights()
+    wait = rights.new_games.wait_left(address)
+    if wait > 0:
+        return _error(429, too_many(wait))
+
+    def store_it() -> tuple[str, str, bool]:
+        doc = read_game_file(bytes(body))  # here, off the event loop: up to 2 MB of JSON
+        label = rights.phone_label(device)
+        game = get_store().create_game(doc, by=label, origin=origin)
+        new = rights.code(game.id) is None
+        return game.id, rights.start(game.id, device), new
+
+    try:
+        game_id, code, new = await asyncio.to_thread(store_it)
+    except NotAGameFile as e:
+        return _error(400, f"{e} Nothing was sent.")
+    except NotSaved as e:
+        return _error(507, str(e))
+    except (StoreError, RecursionError) as e:  # InvalidGame, mostly
+        return _error(400, f"{e} Nothing was sent.")
+    if new:
+        rights.game_started(address)
+    return JSONResponse({"id": game_id, "code": code,
+                         "address": game_url(str(request.base_url), game_id)})
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)

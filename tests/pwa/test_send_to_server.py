@@ -1,0 +1,138 @@
+"""The phone-alone site served by a table server (`tarabish --phone-site`, under /alone/):
+a game kept with the network cut is sent to the table server once the phone is back
+online, gets its table code, and sending it again gives the same code and no second
+game. The table server's own page links to the site, and the phone that sent the game
+holds it there."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from pwa_phone import Phone
+from table_steps import see, tap, type_points
+from test_phone_alone import start_game
+
+from scorer.store.game_store import GameStore
+from scorer.webbuild.site import LAZY
+
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+CODE = re.compile(r"^Table code \d{6}$")
+KEPT_JS = """async (lazy) => {
+  // Every file of the site the service worker keeps for offline use is kept.
+  const name = (await caches.keys()).find((n) => n.startsWith("tarabish-site-"));
+  if (!name) return false;
+  const cache = await caches.open(name);
+  const listed = await cache.match(new URL("__site_files__.json", location.href).href);
+  if (!listed) return false;
+  for (const path of Object.keys(await listed.json())) {
+    if (lazy.some((prefix) => path.startsWith(prefix))) continue;
+    const key = new URL(path === "index.html" ? "./" : path, location.href).href;
+    if (!(await cache.match(key))) return false;
+  }
+  return true;
+}"""
+SITE_LINK = "Keep games on this phone"
+
+
+def wait_until_kept(page: Page, timeout_s: float = 180.0) -> None:
+    """Until the service worker has kept the whole site (it fetches the rest a moment
+    after the first start), as a phone does before it goes where there is no network."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(KEPT_JS, list(LAZY)):
+        assert time.monotonic() < deadline, "the site was not kept for offline use"
+        page.wait_for_timeout(500)
+
+
+def shown_code(page: Page) -> str:
+    label = page.get_by_text(CODE).first
+    expect(label).to_be_visible(timeout=30_000)
+    return re.sub(r"\D", "", label.inner_text())
+
+
+def shots(page: Page, name: str) -> None:
+    """Light and dark, at 390x844 and 360x640 (the same page, its size and colours set)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for width, height in ((390, 844), (360, 640)):
+        page.set_viewport_size({"width": width, "height": height})
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            page.wait_for_timeout(1_200)
+            page.screenshot(path=SHOTS / f"{name}-{width}-{scheme}.png")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.emulate_media(color_scheme="light")
+
+
+@pytest.mark.server_stops  # requests cut by the phone going offline are no fault
+def test_a_game_kept_offline_is_sent_once_and_gets_its_table_code(
+    phone: Phone, table_server: Callable[[], Any], open_phone_site: Callable[..., float],
+) -> None:
+    server = table_server()
+    url, data = server.url, server.data_dir
+
+    # The table server's page offers the phone-alone site.
+    page = phone.new_page()
+    open_phone_site(page, url, first_text=SITE_LINK)
+    shots(page, "table-home-phone-site-link")
+    tap(page, SITE_LINK)
+    expect(page).to_have_url(url + "alone/")
+    # The first visit: once the site's service worker has it, it starts offline.
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller",
+                           timeout=120_000)
+    open_phone_site(page, url + "alone/")
+    assert page.evaluate("crossOriginIsolated") is True
+
+    # The network is cut (once the site is kept): the site starts from the phone and
+    # keeps a game.
+    wait_until_kept(page)
+    phone.context.set_offline(True)
+    page.reload()
+    open_phone_site(page, url + "alone/")
+    start_game(page)
+    tap(page, "Record hand")
+    tap(page, "Ann called")
+    tap(page, re.compile("Hearts"))
+    type_points(page, "100")
+    tap(page, "Save hand")
+    see(page, "400 to go")
+
+    # Offline, sending says so in one line and makes nothing.
+    tap(page, "Share this game")
+    tap(page, "Send to the server")
+    see(page, re.compile("The table server did not answer"), timeout=40_000)
+    shots(page, "phone-alone-send-offline")
+    assert GameStore(data, read_only=True).list_games() == []
+
+    # Back online: sent, with its table code.
+    phone.context.set_offline(False)
+    tap(page, "Send to the server")
+    code = shown_code(page)
+    see(page, re.compile(r"^The game is at http://127\.0\.0\.1:\d+/game/[0-9a-f]{8}$"))
+    shots(page, "phone-alone-sent")
+    address = page.get_by_text(re.compile("^The game is at ")).first.inner_text()
+    address = address.removeprefix("The game is at ")
+
+    # Again (a lost answer, a second tap): the same code, still one game.
+    tap(page, "Close")
+    tap(page, "Share this game")
+    tap(page, "Send to the server")
+    assert shown_code(page) == code
+    [game] = GameStore(data, read_only=True).list_games()
+    assert address.endswith(f"/game/{game.id}") and game.hand_count == 1
+    assert game.players == ("Ann", "Bob", "Cid", "Dee")
+
+    # On the table server's page this phone holds the game: its table code is shown.
+    open_phone_site(page, address, first_text="Record hand")
+    see(page, "400 to go")
+    tap(page, "Share this game")
+    assert shown_code(page) == code
+
+    # The table server's page took nothing from the site: it still starts offline.
+    phone.context.set_offline(True)
+    page.goto(url + "alone/")
+    open_phone_site(page, url + "alone/", first_text="Continue")
