@@ -51,6 +51,7 @@ from scorer.store.errors import (
     DamagedFile,
     GameDamaged,
     GameNotFound,
+    InvalidGame,
     NewerSchema,
     NextGameExists,
     NotSaved,

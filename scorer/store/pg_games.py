@@ -34,6 +34,7 @@ from scorer.store.errors import (
     DamagedFile,
     GameDamaged,
     GameNotFound,
+    InvalidGame,
     NewerSchema,
     NextGameExists,
     NotSaved,
@@ -42,6 +43,7 @@ from scorer.store.errors import (
 )
 from scorer.store.models import GameSummary, StoredGame
 from scorer.store.records import (
+    ORIGIN,
     changes_since,
     checked_record,
     new_record,
@@ -141,12 +143,14 @@ class PgGameStore:
         doc.setdefault("hands", [])
         scoring = check_doc(doc)
         history = doc.pop("history", None if not doc["hands"] else [])
+        if origin is not None and not ORIGIN.match(origin):
+            raise InvalidGame("The game's key from the phone is not valid.")
         if origin is not None and (found := self.find_origin(origin)) is not None:
             return self.get_game(found)
         for _ in range(20):
             game_id = secrets.token_hex(4)
             record = new_record(game_id, doc, utcnow(), history=history, by=by,
-                                follows=follows)
+                                follows=follows, origin=origin)
             try:
                 with self.db.connection() as conn:
                     inserted = conn.execute(
