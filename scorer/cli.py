@@ -16,6 +16,7 @@ def build_parser() -> argparse.ArgumentParser:
         build_web,
         check,
         event_cmds,
+        group_cmds,
         ratings_cmds,
         serve,
         stats_cmds,
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     build_web.register(sub)
     event_cmds.register(sub)
     admin_code.register(sub)
+    group_cmds.register(sub)
     return parser
 
 

@@ -13,8 +13,8 @@ from scorer.commands.common import EXIT_BAD_INPUT, EXIT_OK, data_dir_option
 from scorer.commands.game_input import load_game_doc
 from scorer.paths import ENV_VAR, resolve_data_dir
 from scorer.ratings import PROVISIONAL_GAMES, Match, Ratings, compute_ratings
-from scorer.ratings.sources import match_of_doc, stored_matches
-from scorer.store import GameStore
+from scorer.ratings.sources import as_members, match_of_doc, stored_matches
+from scorer.store import GameStore, StoreError
 from scorer.terminal_text import for_terminal, json_for_terminal, label, one_line
 
 
@@ -30,14 +30,27 @@ def register(sub: Any) -> None:
     )
     p.add_argument("files", nargs="*", metavar="GAME.json",
                    help="game files (tarabish-game/1), rated in this order")
+    p.add_argument("--group", metavar="GROUP",
+                   help="the group's games (by its name or id), each player named as the "
+                   "group's member; with game files, only the names")
     p.add_argument("--json", action="store_true", help="print the ratings as JSON")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    matches = _from_files(args.files) if args.files else _from_store(args)
+    members = None
+    if getattr(args, "group", None) is not None:
+        members = _group_members(args, args.group)
+        if members is None:
+            return EXIT_BAD_INPUT
+    if args.files:
+        matches = _from_files(args.files)
+    else:
+        matches = _from_store(args, only=None if members is None else members[1])
     if matches is None:
         return EXIT_BAD_INPUT
+    if members is not None:
+        matches = as_members(matches, members[0])
     ratings = compute_ratings(matches)
     if args.json:
         print(json_for_terminal(json.dumps(ratings.contract(), ensure_ascii=False, indent=2)))
@@ -60,7 +73,24 @@ def _from_files(files: list[str]) -> list[Match] | None:
     return matches
 
 
-def _from_store(args: argparse.Namespace) -> list[Match] | None:
+def _group_members(args: argparse.Namespace,
+                   group: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The group's members and games; None (said on stderr) if there is no such group."""
+    from scorer.commands.group_cmds import groups_beside
+
+    where = resolve_data_dir(getattr(args, "data_dir", None)
+                             or os.environ.get(ENV_VAR, "").strip() or None)
+    try:
+        with GameStore(where, read_only=True) as store:
+            found = groups_beside(store).find(group)
+    except (StoreError, OSError) as exc:
+        print(f"tarabish: {one_line(str(exc))}", file=sys.stderr)
+        return None
+    return found.members, found.games
+
+
+def _from_store(args: argparse.Namespace,
+                only: tuple[str, ...] | None = None) -> list[Match] | None:
     named = getattr(args, "data_dir", None) or os.environ.get(ENV_VAR, "").strip() or None
     where = resolve_data_dir(named)
     if not where.exists() and named is None:
@@ -78,7 +108,7 @@ def _from_store(args: argparse.Namespace) -> list[Match] | None:
     with store:
         for problem in store.problems:
             print(f"tarabish: {one_line(problem)}", file=sys.stderr)
-        return stored_matches(store)
+        return stored_matches(store, only)
 
 
 def format_ratings(ratings: Ratings) -> str:

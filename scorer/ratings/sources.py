@@ -3,12 +3,13 @@ games of a data folder in the order they finished."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
 from rules.game_file import parse_game
 from rules.replay import replay
+from rules.stats import player_key
 from scorer.ratings.model import Match, match_of
 from scorer.store import GameNotFound, GameStore
 
@@ -42,11 +43,12 @@ def finished_at(history: Sequence[dict[str, Any]], hands: int, fallback: datetim
     return fallback
 
 
-def stored_matches(store: GameStore) -> list[Match]:
-    """The finished stored games, in the order they finished (ties by game id)."""
+def stored_matches(store: GameStore, only: Collection[str] | None = None) -> list[Match]:
+    """The finished stored games (those of `only`, when given: a group's), in the order
+    they finished (ties by game id)."""
     dated: list[tuple[datetime, str, Match]] = []
     for summary in store.list_games():
-        if summary.winner is None:
+        if summary.winner is None or (only is not None and summary.id not in only):
             continue
         try:
             stored = store.get_game(summary.id)
@@ -62,3 +64,15 @@ def stored_matches(store: GameStore) -> list[Match]:
         dated.append((when, stored.id, match))
     dated.sort(key=lambda row: (row[0], row[1]))
     return [match for _when, _id, match in dated]
+
+
+def as_members(matches: Sequence[Match], members: Sequence[str]) -> list[Match]:
+    """`matches` with each player named as the group writes its member (capitals and
+    outer spaces ignored); a player who is no member keeps the name as typed."""
+    written = {player_key(m): m for m in members}
+
+    def name(player: str) -> str:
+        return written.get(player_key(player), player)
+
+    return [Match(winners=(name(m.winners[0]), name(m.winners[1])),
+                  losers=(name(m.losers[0]), name(m.losers[1]))) for m in matches]

@@ -1,0 +1,184 @@
+"""`tarabish group new|add|remove|list|code`: a group's games and members from the
+command line (issue 33). The groups live beside the games: a data folder's
+groups.json, or a community's database."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from scorer.commands.common import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_OK,
+    data_dir_option,
+    find_game,
+    open_for_writing,
+    open_store,
+    reports_no_store,
+)
+from scorer.groups.folder import FolderGroups
+from scorer.groups.service import Groups
+from scorer.store import GameStore, StoreError
+from scorer.store.folder_lock import FolderBusy
+from scorer.terminal_text import for_terminal, json_for_terminal, one_line
+
+
+def register(sub: Any) -> None:
+    """Add `group` and its commands."""
+    p = sub.add_parser("group", help="groups: a family, a weekly table, a league",
+                       description="Make groups and put games in them. Ratings and "
+                       "statistics can then be counted for one group (tarabish ratings "
+                       "--group NAME), where a player is a member's name.")
+    cmds = p.add_subparsers(dest="group_command", metavar="COMMAND", required=True)
+
+    new = cmds.add_parser("new", parents=[data_dir_option()], help="make a group",
+                          description="Make a group and print its keeper code, once.")
+    new.add_argument("name", metavar="NAME")
+    new.add_argument("--member", action="append", default=[], metavar="NAME",
+                     help="a member (repeat for each; the players of its games join anyway)")
+    new.add_argument("--json", action="store_true", help="print the group as JSON")
+    new.set_defaults(run=reports_no_store(run_new))
+
+    add = cmds.add_parser("add", parents=[data_dir_option()], help="put games in a group",
+                          description="Put saved games in a group; their players become "
+                          "members.")
+    add.add_argument("group", metavar="GROUP", help="the group's name or id")
+    add.add_argument("games", nargs="+", metavar="GAME", help="a saved game's id (its start)")
+    add.set_defaults(run=reports_no_store(run_add))
+
+    remove = cmds.add_parser("remove", parents=[data_dir_option()],
+                             help="take a game out of a group")
+    remove.add_argument("group", metavar="GROUP")
+    remove.add_argument("game", metavar="GAME")
+    remove.set_defaults(run=reports_no_store(run_remove))
+
+    listing = cmds.add_parser("list", parents=[data_dir_option()], help="list the groups")
+    listing.add_argument("--json", action="store_true",
+                         help='print [{"id", "name", "members", "games", "created"}]')
+    listing.set_defaults(run=reports_no_store(run_list))
+
+    code = cmds.add_parser("code", parents=[data_dir_option()],
+                           help="a new keeper code for a group (the old one stops working)")
+    code.add_argument("group", metavar="GROUP")
+    code.set_defaults(run=reports_no_store(run_code))
+
+
+def groups_beside(store: Any) -> Groups:
+    """The groups kept where `store` keeps its games."""
+    db = getattr(store, "db", None)
+    if db is not None:
+        from scorer.groups.pg import PgGroups
+
+        return PgGroups(db)
+    return FolderGroups(store.data_dir)
+
+
+def _writing(args: argparse.Namespace, what: str) -> GameStore | None:
+    try:
+        return open_for_writing(args, what)
+    except FolderBusy as busy:
+        print(f"tarabish: {busy}", file=sys.stderr)
+        print("Groups are changed by one program at a time: stop the server first, or "
+              "change the group on its page.", file=sys.stderr)
+        return None
+
+
+def _fail(exc: StoreError) -> int:
+    print(f"tarabish: {one_line(str(exc))}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def run_new(args: argparse.Namespace) -> int:
+    store = _writing(args, "tarabish group new")
+    if store is None:
+        return EXIT_FAILED
+    with store:
+        try:
+            group, code = groups_beside(store).create(args.name, members=args.member)
+        except StoreError as exc:
+            return _fail(exc)
+    if args.json:
+        print(json_for_terminal(json.dumps({**group.contract(), "keeper_code": code},
+                                           ensure_ascii=False, indent=2)))
+    else:
+        print(for_terminal(f"Made the group {group.name} ({group.id}). Keeper code: "
+                           f"{code[:4]} {code[4:]} (shown only now: a phone that enters it "
+                           "can change the group)."))
+    return EXIT_OK
+
+
+def run_add(args: argparse.Namespace) -> int:
+    store = _writing(args, "tarabish group add")
+    if store is None:
+        return EXIT_FAILED
+    with store:
+        groups = groups_beside(store)
+        try:
+            group = groups.find(args.group)
+        except StoreError as exc:
+            return _fail(exc)
+        games: list[tuple[str, tuple[str, ...]]] = []
+        for prefix in args.games:
+            game_id = find_game(store, prefix)
+            if game_id is None:
+                return EXIT_BAD_INPUT
+            games.append((game_id, tuple(store.get_game(game_id).doc["players"])))
+        try:
+            after = groups.add_games(group.id, games)
+        except StoreError as exc:
+            return _fail(exc)
+    joined = len(after.games) - len(group.games)
+    print(for_terminal(f"{after.name}: {joined} game{'' if joined == 1 else 's'} added, "
+                       f"{len(after.games)} in all, {len(after.members)} members."))
+    return EXIT_OK
+
+
+def run_remove(args: argparse.Namespace) -> int:
+    store = _writing(args, "tarabish group remove")
+    if store is None:
+        return EXIT_FAILED
+    with store:
+        groups = groups_beside(store)
+        try:
+            group = groups.find(args.group)
+            game_id = next((g for g in group.games if g.startswith(args.game.strip().lower())),
+                           args.game)
+            after = groups.remove_game(group.id, game_id)
+        except StoreError as exc:
+            return _fail(exc)
+    print(for_terminal(f"{after.name}: game {game_id} taken out, {len(after.games)} left."))
+    return EXIT_OK
+
+
+def run_list(args: argparse.Namespace) -> int:
+    with open_store(args) as store:
+        found = groups_beside(store).list_groups()
+    if args.json:
+        print(json_for_terminal(json.dumps([g.contract() for g in found], ensure_ascii=False,
+                                           indent=2)))
+        return EXIT_OK
+    if not found:
+        print("No groups yet: make one with tarabish group new NAME.")
+    for g in found:
+        print(for_terminal(f"{g.id}  {g.name}: {len(g.members)} members, "
+                           f"{len(g.games)} games"))
+    return EXIT_OK
+
+
+def run_code(args: argparse.Namespace) -> int:
+    store = _writing(args, "tarabish group code")
+    if store is None:
+        return EXIT_FAILED
+    with store:
+        groups = groups_beside(store)
+        try:
+            group = groups.find(args.group)
+            code = groups.new_code(group.id, None)
+        except StoreError as exc:
+            return _fail(exc)
+    print(for_terminal(f"New keeper code of {group.name}: {code[:4]} {code[4:]} (shown only "
+                       "now; the old one no longer works)."))
+    return EXIT_OK

@@ -1,0 +1,101 @@
+"""Groups kept in a community's PostgreSQL database (migration 0004_groups).
+
+The same `Groups` interface as a data folder's. A change locks the group's row
+(`SELECT ... FOR UPDATE`) for its transaction, so two processes changing one
+group at once each see the other's change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+
+from scorer.groups.model import MAX_GROUPS, MAX_KEEPERS, BadGroup, Group, GroupNotFound, member_key
+from scorer.groups.service import Groups
+from scorer.rights.limiter import Backoff
+from scorer.store.database.connect import Database
+
+_GROUP = "SELECT id, name, created, members, games FROM groups"
+
+
+class PgGroups(Groups):
+    """The groups of one community."""
+
+    def __init__(self, db: Database, backoff: Backoff | None = None,
+                 group_backoff: Backoff | None = None) -> None:
+        super().__init__(backoff, group_backoff)
+        self.db = db
+
+    def _all(self) -> list[Group]:
+        with self.db.connection() as conn:
+            rows = conn.execute(_GROUP).fetchall()
+        return [_group(row) for row in rows]
+
+    def _insert(self, group: Group, code_hash: str, keeper: str | None) -> None:
+        try:
+            with self.db.connection() as conn:
+                count = conn.execute("SELECT count(*) FROM groups").fetchone()
+                if count is not None and count[0] >= MAX_GROUPS:
+                    raise BadGroup(f"A community can hold at most {MAX_GROUPS} groups.")
+                conn.execute(
+                    "INSERT INTO groups (id, name, name_key, created, members, games, code)"
+                    " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                    (group.id, group.name, member_key(group.name), group.created,
+                     list(group.members), list(group.games), code_hash))
+                if keeper is not None:
+                    conn.execute("INSERT INTO group_keepers (group_id, device) VALUES (%s, %s)",
+                                 (group.id, keeper))
+        except psycopg.errors.UniqueViolation as exc:
+            raise BadGroup(f"There is already a group named {group.name}.") from exc
+
+    def _change(self, group_id: str, change: Callable[[Group], Group]) -> Group:
+        try:
+            with self.db.connection() as conn:
+                row = conn.execute(f"{_GROUP} WHERE id = %s FOR UPDATE",
+                                   (group_id,)).fetchone()
+                if row is None:
+                    raise GroupNotFound(group_id)
+                new = change(_group(row))
+                conn.execute("UPDATE groups SET name = %s, name_key = %s, members = %s,"
+                             " games = %s WHERE id = %s",
+                             (new.name, member_key(new.name), list(new.members),
+                              list(new.games), group_id))
+                return new
+        except psycopg.errors.UniqueViolation as exc:
+            raise BadGroup("There is already a group with that name.") from exc
+
+    def _code_hash(self, group_id: str) -> str | None:
+        with self.db.connection() as conn:
+            row = conn.execute("SELECT code FROM groups WHERE id = %s", (group_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def _set_code_hash(self, group_id: str, code_hash: str) -> None:
+        with self.db.connection() as conn:
+            done = conn.execute("UPDATE groups SET code = %s WHERE id = %s RETURNING id",
+                                (code_hash, group_id)).fetchone()
+        if done is None:
+            raise GroupNotFound(group_id)
+
+    def _is_keeper(self, group_id: str, device: str) -> bool:
+        with self.db.connection() as conn:
+            row = conn.execute("SELECT 1 FROM group_keepers WHERE group_id = %s AND device = %s",
+                               (group_id, device)).fetchone()
+        return row is not None
+
+    def _add_keeper(self, group_id: str, device: str) -> None:
+        with self.db.connection() as conn:
+            conn.execute("INSERT INTO group_keepers (group_id, device) VALUES (%s, %s)"
+                         " ON CONFLICT (group_id, device) DO UPDATE SET seen = now()",
+                         (group_id, device))
+            conn.execute(  # the keepers not seen longest go first: a bound
+                "DELETE FROM group_keepers WHERE group_id = %s AND device NOT IN"
+                " (SELECT device FROM group_keepers WHERE group_id = %s"
+                "  ORDER BY seen DESC LIMIT %s)", (group_id, group_id, MAX_KEEPERS))
+
+
+def _group(row: tuple[Any, ...]) -> Group:
+    gid, name, created, members, games = row
+    return Group(id=gid, name=name, created=created, members=tuple(members),
+                 games=tuple(games))

@@ -1,0 +1,199 @@
+"""What every group store does, whatever keeps it: the `Groups` interface.
+
+A store gives a few primitives (read, write under its own lock or transaction);
+this class gives the rules: names, limits, members added with their games, and
+the keeper code: kept only as a slow hash, so it is shown once, to the phone
+that made the group or asked for a new one (any keeper may; the old one stops
+working); a wrong code is braked per group and address and per group from
+everyone (three tries, ten in all, then waits doubling to 15 min), as an
+organiser code is.
+"""
+
+from __future__ import annotations
+
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+
+from scorer.groups.model import (
+    MAX_GAMES,
+    BadGroup,
+    Group,
+    GroupNotFound,
+    NotKeeper,
+    check_id,
+    clean_name,
+    code_matches,
+    device_key,
+    hash_code,
+    member_key,
+    new_code,
+    with_members,
+)
+from scorer.rights.limiter import Backoff, TooManyTries, WrongCode
+
+ADDRESS_FREE_TRIES = 3
+GROUP_FREE_TRIES = 10
+WAIT_CAP_S = 15 * 60.0
+
+
+class Groups(ABC):
+    """Every group of one data folder or one community."""
+
+    def __init__(self, backoff: Backoff | None = None,
+                 group_backoff: Backoff | None = None) -> None:
+        self.backoff = backoff or Backoff(free=ADDRESS_FREE_TRIES, cap=WAIT_CAP_S,
+                                          forget_after=3600.0)
+        self.group_backoff = group_backoff or Backoff(free=GROUP_FREE_TRIES, cap=WAIT_CAP_S,
+                                                      forget_after=6 * 3600.0)
+
+    # -- the store's primitives ------------------------------------------
+
+    @abstractmethod
+    def _all(self) -> list[Group]:
+        """Every group."""
+
+    @abstractmethod
+    def _insert(self, group: Group, code_hash: str, keeper: str | None) -> None:
+        """Save a new group (BadGroup if its name is taken or there are too many)."""
+
+    @abstractmethod
+    def _change(self, group_id: str, change: Callable[[Group], Group]) -> Group:
+        """Apply `change` to the group as saved now, atomically; the new group."""
+
+    @abstractmethod
+    def _code_hash(self, group_id: str) -> str | None: ...
+
+    @abstractmethod
+    def _set_code_hash(self, group_id: str, code_hash: str) -> None: ...
+
+    @abstractmethod
+    def _is_keeper(self, group_id: str, device: str) -> bool: ...
+
+    @abstractmethod
+    def _add_keeper(self, group_id: str, device: str) -> None: ...
+
+    # -- reading -----------------------------------------------------------
+
+    def get(self, group_id: str) -> Group:
+        check_id(group_id)
+        for group in self._all():
+            if group.id == group_id:
+                return group
+        raise GroupNotFound(group_id)
+
+    def list_groups(self) -> list[Group]:
+        """Every group, by name."""
+        return sorted(self._all(), key=lambda g: (member_key(g.name), g.id))
+
+    def find(self, text: str) -> Group:
+        """The group named `text` (capitals ignored), or whose id is or starts with it."""
+        wanted = member_key(text)
+        groups = self._all()
+        named = [g for g in groups if member_key(g.name) == wanted]
+        if named:
+            return named[0]
+        by_id = [g for g in groups if g.id.startswith(wanted)] if wanted else []
+        if len(by_id) == 1:
+            return by_id[0]
+        if len(by_id) > 1:
+            raise BadGroup(f"{text!r} is the start of several groups' ids: give more of it.")
+        raise GroupNotFound(text)
+
+    def groups_of_game(self, game_id: str) -> list[Group]:
+        return [g for g in self._all() if game_id in g.games]
+
+    # -- changing ----------------------------------------------------------
+
+    def create(self, name: str, members: Sequence[str] = (),
+               keeper: str | None = None) -> tuple[Group, str]:
+        """A new group and its keeper code, shown this once. `keeper`: the device token
+        of the phone that made it (it keeps the group); None from the command line."""
+        cleaned = clean_name(name)
+        group = Group(id=secrets.token_hex(4), name=cleaned,
+                      members=with_members((), list(members)), games=(),
+                      created=datetime.now(UTC))
+        code = new_code()
+        self._insert(group, hash_code(code), None if keeper is None else device_key(keeper))
+        return group, code
+
+    def add_games(self, group_id: str, games: Sequence[tuple[str, Sequence[str]]]) -> Group:
+        """Games join the group (each id with its four players, who become members if
+        they are not yet); a game already in it is left as it is."""
+
+        def change(group: Group) -> Group:
+            ids = list(group.games)
+            names: list[str] = []
+            for game_id, players in games:
+                if game_id not in ids:
+                    ids.append(game_id)
+                    names += list(players)
+            if len(ids) > MAX_GAMES:
+                raise BadGroup(f"A group can have at most {MAX_GAMES} games.")
+            return group.model_copy(update={"games": tuple(ids),
+                                            "members": with_members(group.members, names)})
+
+        return self._change(check_id(group_id), change)
+
+    def remove_game(self, group_id: str, game_id: str) -> Group:
+        """Take a game out of the group (its members stay)."""
+
+        def change(group: Group) -> Group:
+            if game_id not in group.games:
+                raise BadGroup(f"The game {game_id} is not in the group {group.name}.")
+            return group.model_copy(update={"games": tuple(g for g in group.games
+                                                           if g != game_id)})
+
+        return self._change(check_id(group_id), change)
+
+    def add_member(self, group_id: str, name: str) -> Group:
+        return self._change(check_id(group_id), lambda g: g.model_copy(
+            update={"members": with_members(g.members, [name])}))
+
+    def rename(self, group_id: str, name: str) -> Group:
+        cleaned = clean_name(name)
+        return self._change(check_id(group_id),
+                            lambda g: g.model_copy(update={"name": cleaned}))
+
+    # -- the keeper code -----------------------------------------------------
+
+    def holds(self, group_id: str, token: str | None) -> bool:
+        """This phone keeps the group (made it, or entered its keeper code)."""
+        return bool(token) and self._is_keeper(check_id(group_id), device_key(token or ""))
+
+    def enter_code(self, group_id: str, token: str, address: str, code: str) -> None:
+        """The phone becomes a keeper if `code` is the group's; WrongCode (or
+        TooManyTries, with the wait) if not. Braked before the code is compared."""
+        group_id = check_id(group_id)
+        keys = (f"{group_id}|{address}",)
+        wait = max(self.backoff.wait_left(*keys), self.group_backoff.wait_left(group_id))
+        if wait > 0:
+            raise TooManyTries(wait)
+        if code_matches(code, self._code_hash(group_id)):
+            self.backoff.succeeded(*keys)
+            self._add_keeper(group_id, device_key(token))
+            return
+        wait = max(self.backoff.failed(*keys), self.group_backoff.failed(group_id))
+        if wait > 0:
+            raise TooManyTries(wait)
+        left = min(self.backoff.tries_left(*keys), self.group_backoff.tries_left(group_id))
+        raise WrongCode(f"That is not the keeper code ({left} more "
+                        f"{'try' if left == 1 else 'tries'} before a wait).")
+
+    def new_code(self, group_id: str, token: str | None) -> str:
+        """A new keeper code, shown this once; the old one stops working. Only a keeper
+        may ask (`token` None: the operator at the server's own command line)."""
+        group_id = check_id(group_id)
+        self.get(group_id)
+        if token is not None and not self.holds(group_id, token):
+            raise NotKeeper()
+        code = new_code()
+        self._set_code_hash(group_id, hash_code(code))
+        return code
+
+    def must_keep(self, group_id: str, token: str | None) -> None:
+        """Raise NotKeeper unless this phone keeps the group (checked on the server
+        before every change a phone asks for)."""
+        if not self.holds(group_id, token):
+            raise NotKeeper()
