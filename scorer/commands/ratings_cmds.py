@@ -9,7 +9,14 @@ import sys
 from typing import Any
 
 from rules.errors import GameFileError
-from scorer.commands.common import EXIT_BAD_INPUT, EXIT_OK, data_dir_option
+from scorer.commands.common import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    NoStore,
+    data_dir_option,
+    database_of,
+    open_store,
+)
 from scorer.commands.game_input import load_game_doc
 from scorer.paths import ENV_VAR, resolve_data_dir
 from scorer.ratings import PROVISIONAL_GAMES, Match, Ratings, compute_ratings
@@ -61,6 +68,12 @@ def _from_files(files: list[str]) -> list[Match] | None:
 
 
 def _from_store(args: argparse.Namespace) -> list[Match] | None:
+    try:
+        if database_of(args) is not None:
+            with open_store(args) as store:
+                return stored_matches(store)
+    except NoStore:
+        return None
     named = getattr(args, "data_dir", None) or os.environ.get(ENV_VAR, "").strip() or None
     where = resolve_data_dir(named)
     if not where.exists() and named is None:

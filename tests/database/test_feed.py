@@ -12,8 +12,14 @@ import psycopg
 import pytest
 
 from scorer.store.database import Database
-from scorer.store.database.feed import Batch, FeedListener, Pending, parse, wait_listening, \
-    with_writer
+from scorer.store.database.feed import (
+    Batch,
+    FeedListener,
+    Pending,
+    parse,
+    wait_listening,
+    with_writer,
+)
 
 GAME = "0123abcd"
 

@@ -61,7 +61,8 @@ def parse(payload: str) -> Change | None:
         return None
     if not isinstance(data, dict):
         return None
-    writer = data.get("a") if isinstance(data.get("a"), str) else ""
+    named = data.get("a")
+    writer = named if isinstance(named, str) else ""
     game, event = data.get("g"), data.get("e")
     if isinstance(game, str) and len(game) <= 64:
         revision = data.get("r")
@@ -181,7 +182,7 @@ class FeedListener:
                 first = False
                 wait = RECONNECT_FIRST_S
                 self._read(conn)
-            except Exception as exc:  # noqa: BLE001 - any drop: listen again
+            except Exception as exc:  # any drop: listen again
                 if self._stop.is_set():
                     break
                 logger.warning("live feed: the listening connection dropped (%s); "
@@ -193,7 +194,7 @@ class FeedListener:
                 self._conn = None
                 try:
                     conn.close()
-                except Exception:  # noqa: BLE001 - it is gone already
+                except Exception:  # it is gone already
                     logger.debug("feed: close failed", exc_info=True)
 
     def _read(self, conn: Any) -> None:
@@ -221,7 +222,7 @@ class FeedListener:
                 continue
             try:
                 self.deliver(batch)
-            except Exception:  # noqa: BLE001 - one failed hand-on must not stop the feed
+            except Exception:  # one failed hand-on must not stop the feed
                 logger.exception("live feed: handing on a change failed")
 
 
