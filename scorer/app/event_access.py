@@ -35,8 +35,13 @@ def _tell(event_id: str) -> None:
 
 def club_changed_elsewhere(event_id: str) -> None:
     """Another process changed this club night (`scorer.store.database.feed`): the
-    boards and the phones showing it here."""
-    _tell(event_id)
+    boards and the phones showing it here (the service learns its new tables first)."""
+    with _lock:
+        service = _service
+    if service is None:
+        _tell(event_id)
+    else:
+        service.heard(event_id)  # its listeners include _tell
 
 
 def get_events(store: GameStore) -> EventService:

@@ -113,6 +113,13 @@ class EventService:
         for listener in list(self._listeners):
             listener(event_id)
 
+    def heard(self, event_id: str) -> None:
+        """Another process changed this event (a community's feed): keep its games and
+        clock in step here, then tell the listeners."""
+        with self._lock, contextlib.suppress(StoreError):  # gone: nothing to learn
+            self._learn(self.events.get(event_id))
+        self._changed(event_id)
+
     def game_changed(self, game_id: str) -> str | None:
         """A game was saved: tell the listeners if it belongs to an event (its id)."""
         event_id = self._owner.get(game_id)
