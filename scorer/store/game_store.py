@@ -40,20 +40,17 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from rules.game_file import hand_to_doc, header_of, parse_hand
-from rules.history import parse_trail, redoable
-from scorer.store import folder_lock
+from scorer.store import changes, folder_lock
 from scorer.store.atomic_storage import (
     fsync_dir,
     move_aside,
     remove_stale_temp_files,
 )
+from scorer.store.changes import Change
 from scorer.store.errors import (
     DamagedFile,
     GameDamaged,
     GameNotFound,
-    HandNotFound,
-    InvalidGame,
     NewerSchema,
     NextGameExists,
     NotSaved,
@@ -78,14 +75,6 @@ from scorer.store.validation import Scoring, check_doc, score_doc, scoring_finge
 logger = logging.getLogger(__name__)
 
 _ID_RE = re.compile(r"^[0-9a-f]{8}$")
-
-# What a mutation does to a copy of the document: returns the new document,
-# the `allow_invalid_after` to validate it with, the change in player words, and
-# the change for the game's edit trail (`rules.history`; None for none). It is
-# given the record's trail, which it must not change.
-Change = Callable[[dict[str, Any], list[dict[str, Any]]],
-                  tuple[dict[str, Any], int | None, str, dict[str, Any] | None]]
-
 
 class GameStore:
     """All saved games in `data_dir`. See the module docstring for the layout."""
@@ -234,14 +223,7 @@ class GameStore:
         by: str | None = None,
     ) -> StoredGame:
         """Append a hand; the whole game must stay valid. None skips the revision check."""
-
-        def change(doc: dict[str, Any], _trail: list[dict[str, Any]]) -> _Changed:
-            hands = doc.setdefault("hands", [])
-            hands.append(copy.deepcopy(hand))
-            return doc, None, f"hand {len(hands)} was added", {"change": "added",
-                                                              "hand": len(hands)}
-
-        return self._mutate(game_id, expected_revision, change, by)
+        return self._mutate(game_id, expected_revision, changes.add_hand(hand), by)
 
     def replace_hand(
         self, game_id: str, index: int, hand: dict[str, Any], expected_revision: int,
@@ -249,55 +231,18 @@ class GameStore:
     ) -> StoredGame:
         """Replace hand `index` (0-based). Hands up to it must be valid; later ones are
         re-scored and may become invalid (the summary's `invalid_from` flags them)."""
-
-        def change(doc: dict[str, Any], _trail: list[dict[str, Any]]) -> _Changed:
-            hands = doc.setdefault("hands", [])
-            if not 0 <= index < len(hands):
-                raise HandNotFound(
-                    f"There is no hand {index + 1} to change: the game has "
-                    f"{len(hands)} hand{'' if len(hands) == 1 else 's'}."
-                )
-            before, hands[index] = hands[index], copy.deepcopy(hand)
-            entry = None if before == hand else {"change": "edited", "hand": index + 1,
-                                                 "before": before, "after": hands[index]}
-            return doc, index, f"hand {index + 1} was edited", entry
-
-        return self._mutate(game_id, expected_revision, change, by)
+        return self._mutate(game_id, expected_revision, changes.replace_hand(index, hand), by)
 
     def undo_last_hand(self, game_id: str, expected_revision: int,
                        by: str | None = None) -> StoredGame:
         """Remove the last hand (kept in the trail, from where it can be put back)."""
-
-        def change(doc: dict[str, Any], _trail: list[dict[str, Any]]) -> _Changed:
-            hands = doc.setdefault("hands", [])
-            if not hands:
-                raise HandNotFound("There is no hand to undo.")
-            removed = hands.pop()
-            # Removing a hand cannot break the hands before it; any that were
-            # already invalid (after an edit) stay flagged, not refused.
-            number = len(hands) + 1
-            return doc, -1, f"hand {number} was undone", {"change": "undone", "hand": number,
-                                                           "before": removed}
-
-        return self._mutate(game_id, expected_revision, change, by)
+        return self._mutate(game_id, expected_revision, changes.undo_last_hand(), by)
 
     def redo_hand(self, game_id: str, expected_revision: int,
                   by: str | None = None) -> StoredGame:
         """Put back the last hand undone, while no hand has been recorded after it
         (`rules.history.redoable`); it must still be valid where it goes."""
-
-        def change(doc: dict[str, Any], trail: list[dict[str, Any]]) -> _Changed:
-            hands = doc.setdefault("hands", [])
-            undone = redoable(parse_trail(trail, parse_hand), len(hands))
-            if undone is None:
-                raise HandNotFound("There is no undone hand to put back: a hand was "
-                                   "recorded since, or none was undone.")
-            hands.append(hand_to_doc(undone.before))
-            number = len(hands)
-            return doc, None, f"hand {number} was put back", {"change": "redone",
-                                                               "hand": number}
-
-        return self._mutate(game_id, expected_revision, change, by)
+        return self._mutate(game_id, expected_revision, changes.redo_hand(), by)
 
     def update_game(
         self, game_id: str, doc: dict[str, Any], expected_revision: int,
@@ -308,24 +253,7 @@ class GameStore:
         Hands are changed one at a time with add_hand/replace_hand/undo_last_hand:
         `doc` may omit "hands"; if it has them they must equal the saved ones.
         """
-        new_header = copy.deepcopy(doc)
-
-        def change(old: dict[str, Any], _trail: list[dict[str, Any]]) -> _Changed:
-            hands = old.get("hands", [])
-            if "hands" in new_header and new_header["hands"] != hands:
-                raise InvalidGame(
-                    "Hands are saved one at a time: add, edit or undo a hand instead "
-                    "of changing the game's details."
-                )
-            new_header.pop("history", None)
-            updated = {**new_header, "hands": hands}
-            before, after = header_of(old), header_of(updated)
-            keys = [key for key in before if before[key] != after[key]]
-            entry = {"change": "details", "before": {k: before[k] for k in keys},
-                     "after": {k: after[k] for k in keys}} if keys else None
-            return updated, -1, _describe_update(old, updated), entry
-
-        return self._mutate(game_id, expected_revision, change, by)
+        return self._mutate(game_id, expected_revision, changes.update_game(doc), by)
 
     def delete_game(self, game_id: str) -> None:
         """Delete a game for good; raises GameNotFound if there is none."""
@@ -587,9 +515,6 @@ class GameStore:
             self._report(problem, notice)
 
 
-_Changed = tuple[dict[str, Any], int | None, str, dict[str, Any] | None]
-
-
 class _GameLock:
     """One game's lock and how many callers hold it or wait for it."""
 
@@ -598,20 +523,3 @@ class _GameLock:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.users = 0
-
-
-def _describe_update(old: dict[str, Any], new: dict[str, Any]) -> str:
-    what = [
-        label
-        for key, label in (
-            ("players", "the player names"),
-            ("teams", "the team names"),
-            ("rules", "the house rules"),
-            ("first_dealer", "the first dealer"),
-        )
-        if old.get(key) != new.get(key)
-    ]
-    if not what:
-        return "the game details were saved again"
-    verb = "was" if what == ["the first dealer"] else "were"
-    return f"{' and '.join(what)} {verb} changed"

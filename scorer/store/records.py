@@ -77,6 +77,18 @@ def read_record(path: Path) -> dict[str, Any]:
     return record
 
 
+def checked_record(raw: Any, where: str) -> dict[str, Any]:
+    """A record read from anywhere (a database row), in the current schema; raises
+    DamagedFile or NewerSchema, naming `where`, as `read_record` does for a file."""
+    if not isinstance(raw, dict):
+        raise DamagedFile(where, "it holds no game")
+    record = upgrade_game_record(dict(raw), where)
+    problem = _record_problem(record)
+    if problem:
+        raise DamagedFile(where, problem)
+    return record
+
+
 def _record_problem(r: dict[str, Any]) -> str | None:
     if not isinstance(r.get("id"), str):
         return "it has no game id"

@@ -75,7 +75,8 @@ def test_a_game_changed_since_the_phone_saw_it_is_refused(store: GameStore) -> N
     store.create_next_game(done.id, game_doc(0), expected_revision=undone.revision)
 
 
-def test_old_files_have_no_link_and_a_bad_one_is_ignored(store: GameStore) -> None:
+def test_old_files_have_no_link_and_a_bad_one_is_ignored(folder_store: GameStore) -> None:
+    store = folder_store
     old = store.create_game(game_doc(1))
     assert store.get_game(old.id).follows is None
     path = store.games_dir / f"{old.id}.json"
