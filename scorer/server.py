@@ -414,10 +414,14 @@ def print_host_code(folder: Path, game_ids: list[str]) -> None:
     except StoreError as exc:  # a full or read-only folder: the games can still be read
         print(f"  The table codes could not be saved: {exc}", flush=True)
         given = []
-    code = rights.new_host_code()
-    half = HOST_CODE_DIGITS // 2
-    print(f"Host code: {code[:half]} {code[half:]}  (enter it on your own phone, under "
-          "Past games > Host: it opens every game; keep it to yourself)", flush=True)
+    if rights.community:  # the operator's admin code, shared by every process: never printed
+        print("Host code: the community's admin code (`tarabish admin-code` makes a new one)",
+              flush=True)
+    else:
+        code = rights.new_host_code()
+        half = HOST_CODE_DIGITS // 2
+        print(f"Host code: {code[:half]} {code[half:]}  (enter it on your own phone, under "
+              "Past games > Host: it opens every game; keep it to yourself)", flush=True)
     if given:
         print(f"  {len(given)} game{'s' if len(given) > 1 else ''} had no table code and "
               f"{'have' if len(given) > 1 else 'has'} one now: the host's phone shows it "

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from scorer.store.errors import StoreError
@@ -68,6 +68,8 @@ class Backoff:
         """Seconds without a failure after which a key starts afresh (None: never,
         until `succeeded`)."""
         self._records: dict[str, _Record] = {}
+        self._busy: set[str] = set()
+        """Keys whose code is being compared now (`turn`): at most one per thread."""
         self._lock = threading.Lock()
 
     def wait_left(self, *keys: str) -> float:
@@ -100,11 +102,21 @@ class Backoff:
                     wait = max(wait, delay)
         return wait
 
-    def turn(self, key: str) -> AbstractContextManager[None]:
-        """Hold `key` while a code is compared (the database's brakes make guesses at one
-        game wait their turn across processes: `PgBackoff.turn`). In one process the
-        compare takes microseconds: nothing to hold."""
-        return nullcontext()
+    @contextmanager
+    def turn(self, key: str) -> Iterator[None]:
+        """Hold `key` while a code is compared, or raise Busy if another thread holds it:
+        guesses at one game are compared one after another, each seeing the failures
+        before it, so many connections at once buy no extra tries (`PgBackoff.turn`
+        does the same across processes)."""
+        with self._lock:
+            if key in self._busy:
+                raise Busy()
+            self._busy.add(key)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._busy.discard(key)
 
     def succeeded(self, *keys: str) -> None:
         with self._lock:

@@ -96,13 +96,13 @@ class TableRights:
             return PgBackoff(db, kind, free=free, cap=WAIT_CAP_S, forget_after=forget_after)
 
         rights = cls(PgTableCodes(db),
-                   backoff=brake("code-address", ADDRESS_FREE_TRIES, 3600.0),
-                   game_backoff=brake("code-game", GAME_FREE_TRIES, 6 * 3600.0),
-                   new_games=PgRateWindow(db, "new-games", GAMES_PER_HOUR, 3600.0),
-                   host_backoff=brake("host-address", ADDRESS_FREE_TRIES, 3600.0),
-                   host_game_backoff=brake("host-all", GAME_FREE_TRIES, 6 * 3600.0),
-                   phones=PgPhoneNames(db),
-                   host_code=AdminCode(db).matches)
+                     backoff=brake("code-address", ADDRESS_FREE_TRIES, 3600.0),
+                     game_backoff=brake("code-game", GAME_FREE_TRIES, 6 * 3600.0),
+                     new_games=PgRateWindow(db, "new-games", GAMES_PER_HOUR, 3600.0),
+                     host_backoff=brake("host-address", ADDRESS_FREE_TRIES, 3600.0),
+                     host_game_backoff=brake("host-all", GAME_FREE_TRIES, 6 * 3600.0),
+                     phones=PgPhoneNames(db),
+                     host_code=AdminCode(db).matches)
         rights.community = True
         return rights
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -57,3 +58,20 @@ def test_a_bad_or_missing_database_is_one_line(
     assert main(argv) == exit_code
     out, err = capsys.readouterr()
     assert out == "" and words in err and err.count("\n") == 1 and "secret" not in err
+
+
+def test_a_community_server_prints_no_host_code_at_start(
+        pg_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import scorer.server as server
+    from scorer.rights import TableRights
+    from scorer.store.database import Database
+
+    db = Database(pg_url, max_size=1)
+    rights = TableRights.on_database(db)
+    monkeypatch.setattr(server, "get_rights", lambda _folder: rights)
+    server.print_host_code(tmp_path, [])
+    out = capsys.readouterr().out
+    assert "admin-code" in out and not re.search(r"\d{5} \d{5}", out)
+    assert rights._host_code is None  # no code of this run would open anything either
+    db.close()

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 
 from scorer.rights import TableRights, TooManyTries, WrongCode
 from scorer.rights.codes import CODE_DIGITS
+from scorer.rights.limiter import Busy
+from scorer.rights.service import GAME_FREE_TRIES
 from tests.sharing.conftest import Backend, set_clock
 
 GAME = "0123abcd"
@@ -71,3 +76,44 @@ def test_a_right_code_does_not_reset_the_game_budget(backend: Backend) -> None:
     r.enter_code(GAME, "friend-token-0123456789", "10.0.1.1", code)
     with pytest.raises(TooManyTries):
         r.enter_code(GAME, "guesser-x", "10.0.2.2", wrong)
+
+
+def test_guesses_at_once_through_many_connections_buy_no_extra_tries(
+        backend: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    """24 guessers at once (on two processes where a community has them), each compare
+    slowed down as on a loaded server: the code is compared at most GAME_FREE_TRIES
+    times before everyone waits."""
+    sides = backend.processes(2)
+    code = sides[0].start(GAME, "holder-token-0123456789")
+    wrong = "0" * CODE_DIGITS if code != "0" * CODE_DIGITS else "1" * CODE_DIGITS
+    compares: list[str] = []
+    for side in dict.fromkeys(sides):
+        real = side.codes.matches
+
+        def slow(game_id: str, typed: str, real=real) -> bool:  # type: ignore[no-untyped-def]
+            compares.append(typed)
+            time.sleep(0.05)
+            return bool(real(game_id, typed))
+
+        monkeypatch.setattr(side.codes, "matches", slow)
+    start = threading.Barrier(24)
+
+    def guess(n: int) -> None:
+        start.wait()
+        for _ in range(200):  # bounded: a turn lasts one compare
+            try:
+                sides[n % 2].enter_code(GAME, f"guesser-{n}", f"10.1.0.{n}", wrong)
+            except Busy:
+                time.sleep(0.005)
+                continue
+            except WrongCode:
+                return
+
+    threads = [threading.Thread(target=guess, args=(n,)) for n in range(24)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(compares) <= GAME_FREE_TRIES
+    with pytest.raises(TooManyTries):
+        sides[1].enter_code(GAME, "friend-token-0123456789", "10.2.0.1", code)

@@ -284,3 +284,16 @@ def test_a_new_run_has_a_new_host_code(tmp_path: Path) -> None:
     assert first != second  # the same twice: 1 chance in 10^10
     with pytest.raises(WrongCode):
         rights.enter_host_code(ALICE, "10.0.0.1", first)
+
+
+def test_phones_are_numbered_once_and_named_in_plain_text(backend: Backend) -> None:
+    rights = backend.rights()
+    assert rights.phone_label(ALICE) == "phone 1"
+    assert rights.phone_label(BOB) == "phone 2"
+    assert rights.phone_label(ALICE) == "phone 1"
+    assert rights.name_phone(BOB, "  Mary\x1b ") == "Mary"  # trimmed, no control characters
+    assert rights.name_phone(ALICE, "x" * 100) == "x" * 30
+    again = backend.rights()  # after a restart, or on another process
+    assert again.phone_label(BOB) == "Mary" and again.phone_name(BOB) == "Mary"
+    assert again.name_phone(BOB, "") == "phone 2" and again.phone_name(BOB) is None
+    assert again.phone_label("carol-device-token-0123456") == "phone 3"

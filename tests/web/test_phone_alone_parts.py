@@ -199,6 +199,10 @@ def test_the_app_archive_holds_the_app_but_not_the_server() -> None:
     assert {"scorer/browser/start.py", "scorer/app/views/sheet.py", "rules/replay.py"} <= names
     assert not any(n.startswith(("scorer/server.py", "scorer/webbuild/", "scorer/commands/"))
                    for n in names)
+    # A community's PostgreSQL classes are a server's (psycopg is no browser package).
+    assert "scorer/rights/service.py" in names and "scorer/events/service.py" in names
+    assert not any(n.startswith(("scorer/store/database/", "scorer/rights/pg_",
+                                 "scorer/events/pg_")) for n in names)
     assert not any("__pycache__" in n for n in names)  # no bytecode of this machine's Python
     assert app_archive([], precompile=False) == archive  # reproducible: same files, same version
 
