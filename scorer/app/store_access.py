@@ -33,7 +33,11 @@ def get_store() -> GameStore:
             # Imported here: the phone-alone app has no PostgreSQL.
             from scorer.store.pg_games import PgGameStore
 
-            _store = PgGameStore(CONFIG.database)
+            # The data folder keeps only this machine's caches beside the database.
+            # GameStore's interface (not its class): typed as one for every caller.
+            _store = PgGameStore(  # type: ignore[assignment]
+                CONFIG.database, data_dir=resolve_data_dir(CONFIG.data_dir),
+                on_problem=_log_problem)
         if _store is None:
             # Problems name files by their full path: for the server's terminal
             # only (phones see the store's `notices`).

@@ -62,7 +62,7 @@ def database_of(args: argparse.Namespace) -> str | None:
         raise NoStore from exc
 
 
-def _open_community(url: str, read_only: bool) -> Any:
+def _open_community(url: str, read_only: bool, args: argparse.Namespace) -> Any:
     """The community's games (a PgGameStore, GameStore's interface) once its schema is
     up to date; its rights become the process's (`scorer.rights.use_database`).
     Closing the store closes the database."""
@@ -79,7 +79,9 @@ def _open_community(url: str, read_only: bool) -> Any:
         raise NoStore from exc
     db = Database(with_writer(url, writer_name("command")), min_size=0, max_size=2)
     use_database(db)
-    return PgGameStore(db, read_only=read_only)
+    # The data folder keeps only this machine's caches (the statistics' facts).
+    return _ClosingStore(PgGameStore(db, data_dir=resolve_data_dir(getattr(args, "data_dir", None)),
+                                     read_only=read_only), db)
 
 
 class NoStore(Exception):
@@ -94,7 +96,7 @@ def open_store(args: argparse.Namespace, *, read_only: bool = True) -> GameStore
     """
     url = database_of(args)
     if url is not None:
-        return _open_community(url, read_only)  # type: ignore[no-any-return]
+        return _open_community(url, read_only, args)  # type: ignore[no-any-return]
     where = resolve_data_dir(getattr(args, "data_dir", None))
     try:
         store = GameStore(where, read_only=read_only)
@@ -133,6 +135,28 @@ def open_for_writing(args: argparse.Namespace, what: str = "tarabish import") ->
             return open_store(args, read_only=False)
         finally:
             lease.release()
+
+
+class _ClosingStore:
+    """A command's community store: the PgGameStore, whose closing also closes the
+    command's database pool."""
+
+    def __init__(self, store: Any, db: Any) -> None:
+        self._store = store
+        self._db = db
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def close(self) -> None:
+        self._store.close()
+        self._db.close()
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def events_of(store: GameStore) -> EventService:
