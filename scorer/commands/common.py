@@ -149,7 +149,10 @@ class _ClosingStore:
         return getattr(self._store, name)
 
     def close(self) -> None:
+        from scorer.rights import use_database
+
         self._store.close()
+        use_database(None)  # a process that runs commands in turn (tests) starts afresh
         self._db.close()
 
     def __enter__(self) -> Any:

@@ -193,13 +193,14 @@ def run_export(args: argparse.Namespace) -> int:
 def run_games(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         games = store.list_games()
-        where = store.data_dir
+        where = ("the community's database" if getattr(store, "db", None) is not None
+                 else label(str(store.data_dir)))
     if args.json:
         print(json_for_terminal(json.dumps([g.model_dump(mode="json") for g in games],
                                            indent=2, ensure_ascii=False)))
         return EXIT_OK
     if not games:
-        print(f"No saved games in {label(str(where))}.")
+        print(f"No saved games in {where}.")
         return EXIT_OK
     print(format_games(games))
     return EXIT_OK

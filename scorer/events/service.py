@@ -363,6 +363,12 @@ class EventService:
     def _signature(self, game_id: str | None) -> Signature | None:
         if not game_id:
             return None
+        if getattr(self.games, "games_dir", None) is None:
+            # A community's database (PgGameStore): the game's revision says it changed.
+            try:
+                return (-1, self.games.get_game(game_id).revision, 0)
+            except StoreError:
+                return None
         try:
             st = os.stat(self.games.games_dir / f"{game_id}.json")
         except (OSError, ValueError):
