@@ -8,13 +8,18 @@ entered through one process holds on the other, and wrong codes add up across th
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
+from test_club_night import save_hand, table_phone
 from test_sharing import (
     WATCHING,
     close_dialog,
@@ -149,3 +154,40 @@ def test_wrong_codes_add_up_across_processes(
     expect(c.get_by_text(re.compile(r"Too many wrong codes: try again in \d+ s"))
            ).to_be_visible()
     expect(c.get_by_role("button", name="Record hand")).to_have_count(0)
+
+
+def test_a_board_on_one_process_follows_a_table_on_the_other(
+    new_context: Callable[..., BrowserContext], start_server: Callable[..., Any],
+    open_app: Callable[..., float], pg_url: str, tmp_path: Path,
+    screenshot: Callable[[Page, str], Path],
+) -> None:
+    settings = tmp_path / "night.json"
+    settings.write_text(json.dumps({
+        "name": "Legion Thursday", "format": "round_robin", "target": 500, "seed": 1,
+        "teams": [["Ann", "Bob"], ["Cid", "Dee"], ["Eve", "Fay"], ["Gus", "Hal"]]}))
+    tarabish = [sys.executable, "-m", "scorer.cli", "event"]
+    made = subprocess.run([*tarabish, "new", str(settings), "--database", pg_url],
+                          capture_output=True, text=True, check=True)
+    event_id = made.stdout.split()[-1]
+    one, two = community(start_server, pg_url), community(start_server, pg_url)
+    board = new_context().new_page()
+    board.set_viewport_size({"width": 1280, "height": 720})
+    board.goto(f"{one.url}board/{event_id}")
+    expect(board.locator("#live")).to_have_text("live")
+
+    # Round 1 is drawn at the terminal, on the database: the board shows its tables.
+    round_1 = subprocess.run([*tarabish, "round", event_id, "--database", pg_url],
+                             capture_output=True, text=True, check=True)
+    table = re.search(r"Table 1: .*\(game ([0-9a-f]{8}), table code (\d{6})\)",
+                      round_1.stdout)
+    assert table, round_1.stdout
+    expect(board.locator('[data-table="1"] header')).to_be_visible(timeout=10_000)
+
+    # Table 1's phone is on the other process: its hand reaches the board.
+    phone_page = table_phone(new_context(), two.url, table.group(1), table.group(2), open_app)
+    save_hand(phone_page, "Ann")
+    expect(board.locator('[data-table="1"] header')).to_contain_text("1 hand", timeout=5_000)
+    screenshot(board, "community-board-1280x720")
+    board.set_viewport_size({"width": 1920, "height": 1080})
+    board.emulate_media(color_scheme="dark")
+    screenshot(board, "community-board-1920x1080-dark")
