@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 from test_club_night import save_hand, table_phone
+from test_two_phones import shoot_every_way
 from test_sharing import (
     WATCHING,
     close_dialog,
@@ -80,7 +81,8 @@ def save_and_time(saver: Page, watcher: Page, number: int, caller: str,
 @pytest.mark.server_stops
 def test_two_phones_on_two_processes_play_together_and_survive_a_kill(
     new_context: Callable[..., BrowserContext], start_server: Callable[..., Any],
-    open_app: Callable[..., float], pg_url: str,
+    open_app: Callable[..., float], pg_url: str, screenshot: Callable[[Page, str], Path],
+    color_scheme: Callable[[Page, str], None],
 ) -> None:
     one, two = community(start_server, pg_url), community(start_server, pg_url)
     assert "community's database" in one.log()
@@ -128,6 +130,7 @@ def test_two_phones_on_two_processes_play_together_and_survive_a_kill(
             expect(hand_rows(p, number)).to_have_count(1)
         p.wait_for_timeout(500)
         expect(hand_rows(p, 5)).to_have_count(0)
+    shoot_every_way(b, "community-sheet-after-restart", screenshot, color_scheme)
 
 
 def test_wrong_codes_add_up_across_processes(
