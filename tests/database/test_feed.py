@@ -128,3 +128,20 @@ def test_payloads_that_are_not_ours_are_ignored() -> None:
     assert parse(json.dumps({"g": "x" * 65})) is None
     change = parse(json.dumps({"e": "0123abcd", "a": "w"}))
     assert change is not None and change.event_id == "0123abcd" and change.writer == "w"
+
+
+def test_every_connection_of_a_writer_carries_its_name(pg_url: str) -> None:
+    """What lets the listener skip this process's own saves: its pool's sessions are named."""
+    db = Database(with_writer(pg_url, "tarabish-server-abc"), max_size=1)
+    try:
+        with db.connection() as conn:
+            row = conn.execute("SHOW application_name").fetchone()
+        assert row is not None and row[0] == "tarabish-server-abc"
+        own = db.connect()
+        try:
+            row = own.execute("SHOW application_name").fetchone()
+            assert row is not None and row[0] == "tarabish-server-abc"
+        finally:
+            own.close()
+    finally:
+        db.close()

@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 from test_club_night import save_hand, table_phone
-from test_two_phones import shoot_every_way
 from test_sharing import (
     WATCHING,
     close_dialog,
@@ -31,6 +30,7 @@ from test_sharing import (
     read_table_code,
     start_game,
 )
+from test_two_phones import shoot_every_way
 
 LOST = "Lost the table server."
 #: Save on one phone -> shown on the other, across processes (issue 32 §2).
