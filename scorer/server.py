@@ -53,6 +53,7 @@ from scorer.web.compression import (
 )
 from scorer.web.crash_notice import CrashNoticeMiddleware
 from scorer.web.flet_names import app_sources, flet_names, resolve_flet_names
+from scorer.web.live_feed import DatabaseFeed, InProcessFeed, LiveFeed
 from scorer.web.page_script import PageScriptApp
 from scorer.web.phone_site import PREFIX as PHONE_SITE_PREFIX
 from scorer.web.phone_site import NoPhoneSite, PhoneSite, add_phone_site
@@ -525,13 +526,8 @@ def serve(
 def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
                    site: PhoneSite | None = None) -> int:
     """`serve`, once the data folder's lock is held."""
-    try:
-        sock = _bind(host, port)
-    except OSError as exc:
-        print(f"tarabish: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
-        print(
-            "Is another tarabish server running? Try --port with another number.", file=sys.stderr
-        )
+    sock = _listen(host, port)
+    if sock is None:
         return 1
     port = sock.getsockname()[1]
 
@@ -546,18 +542,33 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
         print(f"tarabish: cannot use the data folder {lease.folder} "
               f"({exc.strerror or exc})", file=sys.stderr)
         return 1
-    config = uvicorn.Config(
-        app,
-        log_level="warning",
-        access_log=False,
-        ws="websockets-sansio",  # what ft.run uses in Flet 1.0.5
-        timeout_graceful_shutdown=3,
-        lifespan="on",
-        # Addresses come from the socket only: no X-Forwarded-For from anyone.
-        proxy_headers=False,
-    )
-    server = TableServer(config, app.state.board_hub)
+    _print_addresses(host, port, site)
+    print(f"Games are stored in {lease.folder}", flush=True)
+    for problem in store.problems:
+        print(f"  {problem}", flush=True)
+    print_host_code(lease.folder, [game.id for game in store.list_games()])
+    _start_club_nights()
+    if not lease.locked:
+        print("  This folder cannot be written: games can be read, not saved.", flush=True)
+    CONFIG.import_key = secrets.token_urlsafe(32)
+    local_url = _local_url(host, port)
+    lease.describe(address=local_url, key=CONFIG.import_key)
+    return _run(app, sock, compressed, host, port, open_browser, InProcessFeed())
 
+
+def _listen(host: str, port: int) -> socket.socket | None:
+    """The listening socket, or None (said on stderr) when the port cannot be had."""
+    try:
+        return _bind(host, port)
+    except OSError as exc:
+        print(f"tarabish: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
+        print(
+            "Is another tarabish server running? Try --port with another number.", file=sys.stderr
+        )
+        return None
+
+
+def _print_addresses(host: str, port: int, site: PhoneSite | None = None) -> None:
     urls = page_urls(host, port)
     CONFIG.server_urls = urls
     if len(urls) > 1 or not urls[0].startswith("http://localhost:"):
@@ -570,30 +581,44 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
     if site is not None:
         print(f"Phones can keep games alone (offline) at {urls[-1]}{PHONE_SITE_PREFIX[1:]} "
               f"(the site in {site.root}).", flush=True)
-    print(f"Games are stored in {lease.folder}", flush=True)
-    for problem in store.problems:
-        print(f"  {problem}", flush=True)
-    print_host_code(lease.folder, [game.id for game in store.list_games()])
+
+
+def _start_club_nights() -> None:
     try:
         club_events()  # now: organisers hold their events' games from the first phone on
     except (StoreError, OSError) as exc:
         print(f"  The club nights could not be read: {exc}", flush=True)
+
+
+def _local_url(host: str, port: int) -> str:
+    local_host = "127.0.0.1" if host in ("", "0.0.0.0", "*", "localhost") else host
+    if ":" in local_host:
+        local_host = f"[{local_host}]"
+    return f"http://{local_host}:{port}/"
+
+
+def _run(app: FastAPI, sock: socket.socket, compressed: CompressedCache, host: str, port: int,
+         open_browser: bool, feed: LiveFeed) -> int:
+    """Serve `app` on `sock` until Ctrl-C (or SIGTERM), hearing changes through `feed`."""
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        ws="websockets-sansio",  # what ft.run uses in Flet 1.0.5
+        timeout_graceful_shutdown=3,
+        lifespan="on",
+        # Addresses come from the socket only: no X-Forwarded-For from anyone.
+        proxy_headers=False,
+    )
+    server = TableServer(config, app.state.board_hub)
     clock_stop = threading.Event()
     start_clock_watch(club_events, clock_stop)
-    if not lease.locked:
-        print("  This folder cannot be written: games can be read, not saved.", flush=True)
     print("Press Ctrl-C to stop.", flush=True)
 
     if open_browser:
         _open_browser_later(server, f"http://localhost:{port}/")
-    local_host = "127.0.0.1" if host in ("", "0.0.0.0", "*", "localhost") else host
-    if ":" in local_host:
-        local_host = f"[{local_host}]"
-    local_url = f"http://{local_host}:{port}/"
-    CONFIG.import_key = secrets.token_urlsafe(32)
-    lease.describe(address=local_url, key=CONFIG.import_key)
-    warm_compression(server, local_url, compressed, WARM_FIRST, WARM_LATER)
-
+    warm_compression(server, _local_url(host, port), compressed, WARM_FIRST, WARM_LATER)
+    feed.start()
     try:
         asyncio.run(server.serve(sockets=[sock]))
     except KeyboardInterrupt:
@@ -601,7 +626,62 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
         # the signal once it is done: that lands here.
         pass
     finally:
+        feed.stop()
         clock_stop.set()
         sock.close()
     print("Tarabish server stopped.", flush=True)
     return 0
+
+
+def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
+                    open_browser: bool = False,
+                    phone_site: str | os.PathLike[str] | None = None) -> int:
+    """Run one process of a community's server on its database (`tarabish --database`)
+    until Ctrl-C; returns the exit code. Any number may run on one database: they
+    share games, rights and club nights, and hear each other's saves
+    (`scorer.web.live_feed.DatabaseFeed`). No data folder, no folder lock, no door
+    for `tarabish import` (it writes to the database itself). The schema is brought
+    up to date first; a newer one, or a database that cannot be reached, is one
+    line on stderr and exit 1."""
+    from scorer.rights import use_database
+    from scorer.store.database import Database, DatabaseUnavailable, SchemaTooNew, ensure_schema
+    from scorer.store.database.connect import shown_url
+    from scorer.store.database.feed import with_writer, writer_name
+
+    try:
+        site = None if phone_site is None else PhoneSite(Path(phone_site))
+    except NoPhoneSite as exc:
+        print(f"tarabish: {exc}", file=sys.stderr)
+        return 1
+    try:
+        ensure_schema(url)
+    except (SchemaTooNew, DatabaseUnavailable) as exc:
+        print(f"tarabish: {exc}", file=sys.stderr)
+        return 1
+    sock = _listen(host, port)
+    if sock is None:
+        return 1
+    port = sock.getsockname()[1]
+    writer = writer_name("server")
+    db = Database(with_writer(url, writer))
+    CONFIG.database = db
+    use_database(db)
+    try:
+        compressed = CompressedCache(disk=page_file_cache(), quiet_s=QUIET_S)
+        app = build_app(None, compressed, site)
+        from scorer.app.store_access import get_store
+
+        get_store()
+        _print_addresses(host, port, site)
+        print(f"Games are kept in the community's database {shown_url(url)}", flush=True)
+        print("  The host code is the operator's admin code (tarabish admin-code).",
+              flush=True)
+        _start_club_nights()
+        hub: BoardHub = app.state.board_hub
+        return _run(app, sock, compressed, host, port, open_browser,
+                    DatabaseFeed(db, writer, hub.changed_all))
+    finally:
+        sock.close()
+        use_database(None)
+        CONFIG.database = None
+        db.close()

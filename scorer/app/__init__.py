@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:  # a server's only: the phone-alone app has no database
+    from scorer.store.database import Database
 
 
 class PageSessions(Protocol):
@@ -51,6 +54,11 @@ class AppConfig:
     data_dir: Path | None = None
     """Folder of the game store; None lets the store pick its default
     (TARABISH_DATA, then the platform's user-data folder)."""
+
+    database: Database | None = None
+    """The community's database when the server runs on one (`tarabish --database`):
+    games, rights and club nights are kept there, shared by every process; None
+    keeps them in `data_dir`."""
 
     server_urls: list[str] = field(default_factory=list)
     """Addresses the server answers on (`scorer.server.page_urls`: localhost,

@@ -33,6 +33,17 @@ def _tell(event_id: str) -> None:
         _pubsub.send_all_on_topic(club_topic(event_id), event_id)
 
 
+def club_changed_elsewhere(event_id: str) -> None:
+    """Another process changed this club night (`scorer.store.database.feed`): the
+    boards and the phones showing it here (the service learns its new tables first)."""
+    with _lock:
+        service = _service
+    if service is None:
+        _tell(event_id)
+    else:
+        service.heard(event_id)  # its listeners include _tell
+
+
 def get_events(store: GameStore) -> EventService:
     """The club nights beside `store`. The first call also lets each event's organiser
     edit every game of the event (`TableRights.also_allow`; `also_move` carries their
@@ -42,7 +53,9 @@ def get_events(store: GameStore) -> EventService:
     global _service
     with _lock:
         if _service is None or _service.games is not store:
-            _service = EventService(store)
+            db = CONFIG.database
+            _service = (EventService(store) if db is None
+                        else EventService.on_database(store, db))
             rights = get_rights(store.data_dir)
             rights.also_allow(_service.organises_game)
             rights.also_move(_service.codes.move)

@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 
+from scorer.app import live
 from scorer.app.actions import RIGHTS_SCREENS, game_topic
 from scorer.app.context import AppContext
 from scorer.app.theme import PAD
@@ -129,6 +130,11 @@ class Router:
         self._page_sent = False
         self._drawn_dark: bool | None = None
         self.routes = compiled_routes()
+        # Another process's saves reach this session (scorer.app.live).
+        pubsub = ctx.page.pubsub
+        if pubsub is not None:  # None: a page made up by a test
+            live.hear(pubsub)
+            pubsub.subscribe(self._on_redraw_all)
 
     def build(self, route: str) -> ft.View:
         parts = urlsplit(route or "/")
@@ -259,6 +265,11 @@ class Router:
         # The wait lets the phone that saved be sent its sheet first.
         await asyncio.sleep(WATCHERS_AFTER_S)
         self.game_changed(game_id)
+
+    async def _on_redraw_all(self, message: str) -> None:
+        if message == live.REDRAW_ALL and self.game_id is not None:
+            await asyncio.sleep(WATCHERS_AFTER_S)
+            self.game_changed(self.game_id)
 
     def game_changed(self, game_id: str) -> None:
         """Redraw a sheet of this game; a hand being entered keeps its taps and

@@ -1,5 +1,6 @@
 """What the commands that read or write the data folder share: exit codes, the
-`--data-dir` option and opening the store."""
+`--data-dir` and `--database` options and opening the store (a community's
+database when one is named: the same interface, no folder lock)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from rules.plain_text import shown
 from scorer.paths import resolve_data_dir
@@ -16,6 +18,9 @@ from scorer.store import GameStore, folder_lock
 from scorer.store.atomic_storage import atomic_write_bytes
 from scorer.store.folder_lock import FolderBusy
 from scorer.terminal_text import label, one_line
+
+if TYPE_CHECKING:
+    from scorer.events.service import EventService
 
 EXIT_OK = 0
 EXIT_FAILED = 1  # nothing wrong with the input, but it could not be done
@@ -33,7 +38,50 @@ def data_dir_option() -> argparse.ArgumentParser:
         help="folder holding the saved games (default: $TARABISH_DATA, "
         "else the user data folder)",
     )
+    common.add_argument(
+        "--database", metavar="URL", default=argparse.SUPPRESS,
+        help="a community's PostgreSQL database instead of a data folder, e.g. "
+        "postgresql://tarabish@localhost/tarabish (default: $TARABISH_DATABASE)",
+    )
     return common
+
+
+def database_of(args: argparse.Namespace) -> str | None:
+    """The community database named by `--database` or TARABISH_DATABASE, else None;
+    a bad one is said on stderr (NoStore)."""
+    import os
+
+    if getattr(args, "database", None) is None and not os.environ.get("TARABISH_DATABASE"):
+        return None  # psycopg stays unloaded for a data folder
+    from scorer.store.database.connect import database_url
+
+    try:
+        return database_url(getattr(args, "database", None))
+    except ValueError as exc:
+        print(f"tarabish: {exc}", file=sys.stderr)
+        raise NoStore from exc
+
+
+def _open_community(url: str, read_only: bool, args: argparse.Namespace) -> Any:
+    """The community's games (a PgGameStore, GameStore's interface) once its schema is
+    up to date; its rights become the process's (`scorer.rights.use_database`).
+    Closing the store closes the database."""
+    from scorer.rights import use_database
+    from scorer.store.database import Database, ensure_schema
+    from scorer.store.database.feed import with_writer, writer_name
+    from scorer.store.errors import StoreError
+    from scorer.store.pg_games import PgGameStore
+
+    try:
+        ensure_schema(url)
+    except StoreError as exc:  # unreachable, or a newer schema: one line
+        print(f"tarabish: {one_line(str(exc))}", file=sys.stderr)
+        raise NoStore from exc
+    db = Database(with_writer(url, writer_name("command")), min_size=0, max_size=2)
+    use_database(db)
+    # The data folder keeps only this machine's caches (the statistics' facts).
+    return _ClosingStore(PgGameStore(db, data_dir=resolve_data_dir(getattr(args, "data_dir", None)),
+                                     read_only=read_only), db)
 
 
 class NoStore(Exception):
@@ -43,8 +91,12 @@ class NoStore(Exception):
 def open_store(args: argparse.Namespace, *, read_only: bool = True) -> GameStore:
     """The store in the chosen data folder; start-up problems go to stderr.
 
-    For writing (`read_only=False`) it may raise FolderBusy.
+    For writing (`read_only=False`) it may raise FolderBusy. With `--database`, the
+    community's games instead (no folder, no lock).
     """
+    url = database_of(args)
+    if url is not None:
+        return _open_community(url, read_only, args)  # type: ignore[no-any-return]
     where = resolve_data_dir(getattr(args, "data_dir", None))
     try:
         store = GameStore(where, read_only=read_only)
@@ -59,7 +111,10 @@ def open_store(args: argparse.Namespace, *, read_only: bool = True) -> GameStore
 
 def open_for_writing(args: argparse.Namespace, what: str = "tarabish import") -> GameStore:
     """The store with the folder's lock; waits a little for another `import` to finish,
-    never for a server (raises FolderBusy)."""
+    never for a server (raises FolderBusy). A community's database has no lock: every
+    save is a transaction."""
+    if database_of(args) is not None:
+        return open_store(args, read_only=False)
     where = resolve_data_dir(getattr(args, "data_dir", None))
     deadline = time.monotonic() + BUSY_WAIT_S
     while True:
@@ -80,6 +135,53 @@ def open_for_writing(args: argparse.Namespace, what: str = "tarabish import") ->
             return open_store(args, read_only=False)
         finally:
             lease.release()
+
+
+class _ClosingStore:
+    """A command's community store: the PgGameStore, whose closing also closes the
+    command's database pool."""
+
+    def __init__(self, store: Any, db: Any) -> None:
+        self._store = store
+        self._db = db
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def close(self) -> None:
+        from scorer.rights import use_database
+
+        self._store.close()
+        use_database(None)  # a process that runs commands in turn (tests) starts afresh
+        self._db.close()
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def events_of(store: GameStore) -> EventService:
+    """The club nights beside `store`: in the community's database for its games."""
+    from scorer.events.service import EventService
+
+    db = getattr(store, "db", None)
+    if db is not None:
+        return EventService.on_database(store, db)
+    return EventService(store)
+
+
+def table_codes(store: GameStore, game_ids: list[str]) -> dict[str, str]:
+    """Every game of `game_ids` gets its table code (no phone holds it until it is
+    entered): the codes, by game."""
+    from scorer.rights import get_rights
+    from scorer.rights.codes import TableCodes
+
+    codes = (get_rights(None) if getattr(store, "db", None) is not None
+             else TableCodes(store.data_dir))
+    codes.give_codes(game_ids)
+    return {game_id: code for game_id in game_ids if (code := codes.code(game_id))}
 
 
 def reports_no_store(run: Callable[[argparse.Namespace], int]) -> Callable[..., int]:

@@ -22,6 +22,7 @@ from scorer.commands.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
     data_dir_option,
+    events_of,
     open_for_writing,
     open_store,
     reports_no_store,
@@ -120,7 +121,7 @@ def _change(args: argparse.Namespace, request: dict[str, Any]) -> dict[str, Any]
         except HandOffFailed as exc:
             raise _fail(str(exc), exc.exit_code) from None
     with store:
-        service = EventService(store)
+        service = events_of(store)
         try:
             return answer(service, request)
         except ValueError as exc:  # EventError, StoreError (NotSaved too): said, exit 2
@@ -133,7 +134,7 @@ def _event_id(args: argparse.Namespace, service: EventService | None = None) -> 
     """The one event whose id starts with what was typed."""
     if service is None:
         with open_store(args) as store:
-            return _event_id(args, EventService(store))
+            return _event_id(args, events_of(store))
     typed = str(args.event).strip().lower()
     found = service.find(typed)
     if typed in found:
@@ -190,7 +191,7 @@ def run_round(args: argparse.Namespace) -> int:
 @_said
 def run_standings(args: argparse.Namespace) -> int:
     with open_store(args) as store:
-        service = EventService(store)
+        service = events_of(store)
         event_id = _event_id(args, service)
         try:
             view = service.view(event_id)
@@ -217,7 +218,7 @@ def run_standings(args: argparse.Namespace) -> int:
 @_said
 def run_export(args: argparse.Namespace) -> int:
     with open_store(args) as store:
-        service = EventService(store)
+        service = events_of(store)
         event_id = _event_id(args, service)
         try:
             exported = service.export(event_id)

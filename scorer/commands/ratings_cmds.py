@@ -9,7 +9,14 @@ import sys
 from typing import Any
 
 from rules.errors import GameFileError
-from scorer.commands.common import EXIT_BAD_INPUT, EXIT_OK, data_dir_option
+from scorer.commands.common import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    NoStore,
+    data_dir_option,
+    database_of,
+    open_store,
+)
 from scorer.commands.game_input import load_game_doc
 from scorer.paths import ENV_VAR, resolve_data_dir
 from scorer.ratings import PROVISIONAL_GAMES, Match, Ratings, compute_ratings
@@ -78,11 +85,17 @@ def _group_members(args: argparse.Namespace,
     """The group's members and games; None (said on stderr) if there is no such group."""
     from scorer.commands.group_cmds import groups_beside
 
-    where = resolve_data_dir(getattr(args, "data_dir", None)
-                             or os.environ.get(ENV_VAR, "").strip() or None)
     try:
-        with GameStore(where, read_only=True) as store:
-            found = groups_beside(store).find(group)
+        if database_of(args) is not None:
+            with open_store(args) as store:
+                found = groups_beside(store).find(group)
+            return found.members, found.games
+        where = resolve_data_dir(getattr(args, "data_dir", None)
+                                 or os.environ.get(ENV_VAR, "").strip() or None)
+        with GameStore(where, read_only=True) as folder:
+            found = groups_beside(folder).find(group)
+    except NoStore:
+        return None
     except (StoreError, OSError) as exc:
         print(f"tarabish: {one_line(str(exc))}", file=sys.stderr)
         return None
@@ -91,6 +104,12 @@ def _group_members(args: argparse.Namespace,
 
 def _from_store(args: argparse.Namespace,
                 only: tuple[str, ...] | None = None) -> list[Match] | None:
+    try:
+        if database_of(args) is not None:
+            with open_store(args) as store:
+                return stored_matches(store, only)
+    except NoStore:
+        return None
     named = getattr(args, "data_dir", None) or os.environ.get(ENV_VAR, "").strip() or None
     where = resolve_data_dir(named)
     if not where.exists() and named is None:

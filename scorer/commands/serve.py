@@ -36,6 +36,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "send them here once back)",
     )
     parser.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="serve a community from its PostgreSQL database (default: "
+        "$TARABISH_DATABASE; none: the data folder). Any number of servers may "
+        "share one database",
+    )
+    parser.add_argument(
         "--no-open",
         dest="open_browser",
         action="store_false",
@@ -45,8 +53,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until Ctrl-C; returns the exit code."""
+    import os
+    import sys
+
     from scorer.server import serve
 
+    # psycopg is loaded only for a database: a laptop's start does without it.
+    if args.database is not None or os.environ.get("TARABISH_DATABASE"):
+        from scorer.server import serve_community
+        from scorer.store.database.connect import database_url
+
+        try:
+            url = database_url(args.database)
+        except ValueError as exc:
+            print(f"tarabish: {exc}", file=sys.stderr)
+            return 2
+        if url is not None:
+            return serve_community(url, host=args.host, port=args.port,
+                                   open_browser=args.open_browser,
+                                   phone_site=args.phone_site)
     return serve(
         host=args.host,
         port=args.port,

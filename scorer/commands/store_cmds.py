@@ -13,7 +13,6 @@ import argparse
 import json
 import sys
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from rules.errors import GameFileError
@@ -30,13 +29,13 @@ from scorer.commands.common import (
     open_for_writing,
     open_store,
     reports_no_store,
+    table_codes,
     write_file,
 )
 from scorer.commands.event_cmds import run_event_import
 from scorer.commands.game_input import load_game_doc
 from scorer.commands.stats_cmds import run_export_csv
 from scorer.local_import import HandOffFailed, hand_to_server
-from scorer.rights.codes import TableCodes
 from scorer.store import GameNotFound, GameSummary, InvalidGame
 from scorer.store.errors import NotSaved
 from scorer.store.folder_lock import FolderBusy
@@ -105,19 +104,12 @@ def run_import(args: argparse.Namespace) -> int:
             return EXIT_BAD_INPUT
         ids = [game.id for game in made]
         try:
-            codes = _give_codes(store.data_dir, ids)
+            codes = table_codes(store, ids)
         except NotSaved as e:  # the games are in: their codes come at the server's start
             print(f"tarabish: {e}", file=sys.stderr)
             codes = {}
     _print_imported(ids, codes, {game.id: game.doc for game in made})
     return EXIT_OK
-
-
-def _give_codes(data_dir: Path, ids: list[str]) -> dict[str, str]:
-    """Every imported game gets its table code; no phone holds it until it is entered."""
-    codes = TableCodes(data_dir)
-    codes.give_codes(ids)
-    return {game_id: code for game_id in ids if (code := codes.code(game_id))}
 
 
 def _print_imported(ids: list[str], codes: dict[str, str],
@@ -201,13 +193,14 @@ def run_export(args: argparse.Namespace) -> int:
 def run_games(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         games = store.list_games()
-        where = store.data_dir
+        where = ("the community's database" if getattr(store, "db", None) is not None
+                 else label(str(store.data_dir)))
     if args.json:
         print(json_for_terminal(json.dumps([g.model_dump(mode="json") for g in games],
                                            indent=2, ensure_ascii=False)))
         return EXIT_OK
     if not games:
-        print(f"No saved games in {label(str(where))}.")
+        print(f"No saved games in {where}.")
         return EXIT_OK
     print(format_games(games))
     return EXIT_OK

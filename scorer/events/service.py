@@ -113,6 +113,13 @@ class EventService:
         for listener in list(self._listeners):
             listener(event_id)
 
+    def heard(self, event_id: str) -> None:
+        """Another process changed this event (a community's feed): keep its games and
+        clock in step here, then tell the listeners."""
+        with self._lock, contextlib.suppress(StoreError):  # gone: nothing to learn
+            self._learn(self.events.get(event_id))
+        self._changed(event_id)
+
     def game_changed(self, game_id: str) -> str | None:
         """A game was saved: tell the listeners if it belongs to an event (its id)."""
         event_id = self._owner.get(game_id)
@@ -301,17 +308,24 @@ class EventService:
             stored = self.events.get(stored.id)
             current = stored.night.current
             assert current is not None
-            made: list[str] = []
+            rights = get_rights(self.games.data_dir)
             for t in current.tables:
                 if t.game:
                     continue
                 doc = night.table_game(stored.night, current.round, t.seating)
                 game = self.games.create_game(doc, by=BY)
-                made.append(game.id)
+                # Its code first (no phone holds it yet: the organiser's cards show it),
+                # so whoever reads the round once it is linked reads the code too.
+                rights.give_codes([game.id])
                 self._owner[game.id] = stored.id
-                stored = self.events.update(stored.id, _linking(t.table, game.id))
-            if made:  # codes no phone holds yet: the organiser's cards show them
-                get_rights(self.games.data_dir).give_codes(made)
+                stored = self.events.update(stored.id, _linking_once(t.table, game.id))
+                if night.current_table(stored.night, t.table).game != game.id:
+                    # Another process of a community seated this table meanwhile: its
+                    # game stands, ours goes.
+                    self._owner.pop(game.id, None)
+                    with contextlib.suppress(StoreError):
+                        self.games.delete_game(game.id)
+                        rights.forget(game.id)
         return stored
 
     def _learn(self, stored: StoredEvent) -> None:
@@ -356,6 +370,12 @@ class EventService:
     def _signature(self, game_id: str | None) -> Signature | None:
         if not game_id:
             return None
+        if getattr(self.games, "games_dir", None) is None:
+            # A community's database (PgGameStore): the game's revision says it changed.
+            try:
+                return (-1, self.games.get_game(game_id).revision, 0)
+            except StoreError:
+                return None
         try:
             st = os.stat(self.games.games_dir / f"{game_id}.json")
         except (OSError, ValueError):
@@ -371,5 +391,11 @@ class EventService:
             return None
 
 
-def _linking(table: int, game_id: str) -> Callable[[night.Event], night.Event]:
-    return lambda ev: night.with_game(ev, table, game_id)
+def _linking_once(table: int, game_id: str) -> Callable[[night.Event], night.Event]:
+    """Link the game unless the table has one by now (another process seated it)."""
+    def change(ev: night.Event) -> night.Event:
+        if night.current_table(ev, table).game:
+            return ev
+        return night.with_game(ev, table, game_id)
+
+    return change

@@ -23,10 +23,14 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scorer.rights.codes import CODES_FILE, NotAllowed, TableCodes
 from scorer.rights.limiter import Backoff, RateWindow, TooManyTries, WrongCode
 from scorer.rights.service import TableRights, TooManyGames
+
+if TYPE_CHECKING:  # a server's only: the phone-alone app has no database
+    from scorer.store.database import Database
 
 __all__ = [
     "CODES_FILE",
@@ -39,14 +43,30 @@ __all__ = [
     "TooManyTries",
     "WrongCode",
     "get_rights",
+    "use_database",
 ]
 
 _lock = threading.Lock()
 _rights: dict[Path, TableRights] = {}
+_community: TableRights | None = None
 
 
-def get_rights(data_dir: Path) -> TableRights:
-    """The process's table rights for the store in `data_dir` (one per folder)."""
+def use_database(db: Database | None) -> None:
+    """Keep every right in the community's database (`tarabish --database`): from now
+    on `get_rights` gives its rights, whatever folder it is asked for; None: the folders."""
+    global _community
+    with _lock:
+        _community = None if db is None else TableRights.on_database(db)
+
+
+def get_rights(data_dir: Path | None) -> TableRights:
+    """The process's table rights: the community's when a database is in use
+    (`use_database`), else those of the store in `data_dir` (one per folder)."""
+    with _lock:
+        if _community is not None:
+            return _community
+    if data_dir is None:
+        raise ValueError("no data folder and no database")
     key = Path(data_dir).resolve()
     with _lock:
         rights = _rights.get(key)

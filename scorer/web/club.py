@@ -82,6 +82,18 @@ class BoardHub:
         else:
             loop.call_soon_threadsafe(self._bump, event_id)
 
+    def changed_all(self) -> None:
+        """Every board this process serves may be out of date (the community's feed was
+        cut off): each works its state out again. From any thread."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        loop.call_soon_threadsafe(self._bump_all)
+
+    def _bump_all(self) -> None:
+        for event_id in set(self._versions) | set(self._wakers) | set(self._states):
+            self._bump(event_id)
+
     def stop(self) -> None:
         """The server is stopping: answer every waiting board now ("nothing new"), so
         that none is still waiting when the stop's grace runs out and cuts it off (a

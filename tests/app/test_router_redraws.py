@@ -49,3 +49,21 @@ def test_the_address_patterns_are_compiled_once_for_every_page(tmp_path: Path) -
     first, second = router(tmp_path), router(tmp_path)
     assert first.routes is second.routes
     assert any(pattern.match("/game/0123abcd/hand") for pattern, _build in first.routes)
+
+
+def test_a_redraw_of_everything_redraws_the_game_on_show(tmp_path: Path) -> None:
+    """The community's feed was cut off (scorer.app.live): the game on show is redrawn
+    from the store; a screen with no game draws nothing."""
+    import asyncio
+
+    from scorer.app import live
+
+    shown = router(tmp_path)
+    asked: list[str] = []
+    shown.game_changed = asked.append  # type: ignore[method-assign]
+    asyncio.run(shown._on_redraw_all(live.REDRAW_ALL))
+    assert asked == []
+    shown.game_id = "0123abcd"
+    asyncio.run(shown._on_redraw_all("something else"))
+    asyncio.run(shown._on_redraw_all(live.REDRAW_ALL))
+    assert asked == ["0123abcd"]
