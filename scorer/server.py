@@ -55,6 +55,7 @@ from scorer.web.connections import (
     ConnectionGuard,
     ConnectionLimits,
     guarded_protocols,
+    limits_for_this_machine,
     parse_networks,
 )
 from scorer.web.crash_notice import CrashNoticeMiddleware
@@ -578,7 +579,7 @@ def server_config(app: FastAPI, trusted: tuple[str, ...] = (),
     from a `trusted` proxy (IPs or CIDRs); from anyone else those headers are
     ignored (uvicorn's ProxyHeadersMiddleware, right to left, skipping trusted hops)."""
     networks = parse_networks(list(trusted))
-    guard = ConnectionGuard(limits or ConnectionLimits(), exempt=networks)
+    guard = ConnectionGuard(limits or limits_for_this_machine(), exempt=networks)
     http, ws = guarded_protocols(guard)
     config = uvicorn.Config(
         app,

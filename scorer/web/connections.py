@@ -46,6 +46,27 @@ class ConnectionLimits:
     total: int = 4096
 
 
+def limits_for_this_machine() -> ConnectionLimits:
+    """The default limits, with `total` as high as the process's open-file limit
+    allows (raised to its hard limit first; 512 files kept for everything else): a
+    flood from many addresses then meets the header timeout long before the total,
+    and phones are still let in meanwhile."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to read
+        return ConnectionLimits()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = 65_536 if hard == resource.RLIM_INFINITY else min(hard, 65_536)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+            soft = want
+        except (ValueError, OSError):
+            pass
+    files = 65_536 if soft == resource.RLIM_INFINITY else soft
+    return ConnectionLimits(total=max(256, min(files - 512, 32_768)))
+
+
 def parse_networks(values: list[str] | tuple[str, ...]) -> tuple[Network, ...]:
     """IPs or CIDRs (`10.0.0.5`, `172.30.0.0/24`); ValueError naming a bad one."""
     found: list[Network] = []
