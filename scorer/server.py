@@ -51,6 +51,13 @@ from scorer.web.compression import (
     CompressionMiddleware,
     page_file_cache,
 )
+from scorer.web.connections import (
+    ConnectionGuard,
+    ConnectionLimits,
+    guarded_protocols,
+    limits_for_this_machine,
+    parse_networks,
+)
 from scorer.web.crash_notice import CrashNoticeMiddleware
 from scorer.web.flet_names import app_sources, flet_names, resolve_flet_names
 from scorer.web.live_feed import DatabaseFeed, InProcessFeed, LiveFeed
@@ -494,6 +501,7 @@ def serve(
     data_dir: str | os.PathLike[str] | None = None,
     open_browser: bool = True,
     phone_site: str | os.PathLike[str] | None = None,
+    trusted: tuple[str, ...] = (),
 ) -> int:
     """Run the table server until Ctrl-C (or SIGTERM); returns the exit code.
 
@@ -518,13 +526,13 @@ def serve(
               file=sys.stderr)
         return 1
     try:
-        return _serve_holding(lease, host, port, open_browser, site)
+        return _serve_holding(lease, host, port, open_browser, site, trusted)
     finally:
         lease.release()
 
 
 def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
-                   site: PhoneSite | None = None) -> int:
+                   site: PhoneSite | None = None, trusted: tuple[str, ...] = ()) -> int:
     """`serve`, once the data folder's lock is held."""
     sock = _listen(host, port)
     if sock is None:
@@ -553,7 +561,41 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
     CONFIG.import_key = secrets.token_urlsafe(32)
     local_url = _local_url(host, port)
     lease.describe(address=local_url, key=CONFIG.import_key)
-    return _run(app, sock, compressed, host, port, open_browser, InProcessFeed())
+    return _run(app, sock, compressed, host, port, open_browser, InProcessFeed(), trusted)
+
+
+#: The largest websocket message a page may send (uvicorn's default: 16 MiB). A page
+#: sends taps and short texts; a game file goes by HTTP, bounded there.
+WS_MAX_BYTES = 1024 * 1024
+#: Seconds an idle kept-alive connection is held after its last answer.
+KEEP_ALIVE_S = 5
+
+
+def server_config(app: FastAPI, trusted: tuple[str, ...] = (),
+                  limits: ConnectionLimits | None = None) -> uvicorn.Config:
+    """uvicorn's settings for the table server: websockets as Flet's own `ft.run`
+    has them, the connection bounds of `scorer.web.connections`, and the client's
+    address from X-Forwarded-For / X-Forwarded-Proto only when the connection comes
+    from a `trusted` proxy (IPs or CIDRs); from anyone else those headers are
+    ignored (uvicorn's ProxyHeadersMiddleware, right to left, skipping trusted hops)."""
+    networks = parse_networks(list(trusted))
+    guard = ConnectionGuard(limits or limits_for_this_machine(), exempt=networks)
+    http, ws = guarded_protocols(guard)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        http=http,
+        ws=ws,  # websockets-sansio, what ft.run uses in Flet 1.0.5, counted by the guard
+        ws_max_size=WS_MAX_BYTES,
+        timeout_keep_alive=KEEP_ALIVE_S,
+        timeout_graceful_shutdown=3,
+        lifespan="on",
+        proxy_headers=bool(networks),
+        forwarded_allow_ips=[str(n) for n in networks] if networks else None,
+    )
+    config.connection_guard = guard  # type: ignore[attr-defined]
+    return config
 
 
 def _listen(host: str, port: int) -> socket.socket | None:
@@ -598,18 +640,9 @@ def _local_url(host: str, port: int) -> str:
 
 
 def _run(app: FastAPI, sock: socket.socket, compressed: CompressedCache, host: str, port: int,
-         open_browser: bool, feed: LiveFeed) -> int:
+         open_browser: bool, feed: LiveFeed, trusted: tuple[str, ...] = ()) -> int:
     """Serve `app` on `sock` until Ctrl-C (or SIGTERM), hearing changes through `feed`."""
-    config = uvicorn.Config(
-        app,
-        log_level="warning",
-        access_log=False,
-        ws="websockets-sansio",  # what ft.run uses in Flet 1.0.5
-        timeout_graceful_shutdown=3,
-        lifespan="on",
-        # Addresses come from the socket only: no X-Forwarded-For from anyone.
-        proxy_headers=False,
-    )
+    config = server_config(app, trusted)
     server = TableServer(config, app.state.board_hub)
     clock_stop = threading.Event()
     start_clock_watch(club_events, clock_stop)
@@ -635,7 +668,8 @@ def _run(app: FastAPI, sock: socket.socket, compressed: CompressedCache, host: s
 
 def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
                     open_browser: bool = False,
-                    phone_site: str | os.PathLike[str] | None = None) -> int:
+                    phone_site: str | os.PathLike[str] | None = None,
+                    trusted: tuple[str, ...] = ()) -> int:
     """Run one process of a community's server on its database (`tarabish --database`)
     until Ctrl-C; returns the exit code. Any number may run on one database: they
     share games, rights and club nights, and hear each other's saves
@@ -679,7 +713,7 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
         _start_club_nights()
         hub: BoardHub = app.state.board_hub
         return _run(app, sock, compressed, host, port, open_browser,
-                    DatabaseFeed(db, writer, hub.changed_all))
+                    DatabaseFeed(db, writer, hub.changed_all), trusted)
     finally:
         sock.close()
         use_database(None)

@@ -44,6 +44,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "share one database",
     )
     parser.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="the address (or CIDR network, e.g. 172.30.0.0/24) of a reverse proxy in "
+        "front of this server, whose X-Forwarded-For header names the phone; repeat "
+        "or separate with commas. From anyone else that header is ignored",
+    )
+    parser.add_argument(
         "--no-open",
         dest="open_browser",
         action="store_false",
@@ -57,7 +66,13 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from scorer.server import serve
+    from scorer.web.connections import parse_networks
 
+    try:
+        parse_networks(args.trusted_proxy)
+    except ValueError as exc:
+        print(f"tarabish: {exc}", file=sys.stderr)
+        return 2
     # psycopg is loaded only for a database: a laptop's start does without it.
     if args.database is not None or os.environ.get("TARABISH_DATABASE"):
         from scorer.server import serve_community
@@ -71,11 +86,13 @@ def run(args: argparse.Namespace) -> int:
         if url is not None:
             return serve_community(url, host=args.host, port=args.port,
                                    open_browser=args.open_browser,
-                                   phone_site=args.phone_site)
+                                   phone_site=args.phone_site,
+                                   trusted=tuple(args.trusted_proxy))
     return serve(
         host=args.host,
         port=args.port,
         data_dir=args.data_dir,
         open_browser=args.open_browser,
         phone_site=args.phone_site,
+        trusted=tuple(args.trusted_proxy),
     )

@@ -116,6 +116,7 @@ def start_app_server(
     env: dict[str, str] | None = None,
     timeout: float = 60.0,
     cache: Path | None = None,
+    args: tuple[str, ...] = (),
 ) -> AppServer:
     """Start `python -m scorer.cli --no-open` on 127.0.0.1 and wait until it
     answers HTTP. Its output goes to DATA_DIR/../server-PORT.log. `cache`: its
@@ -134,6 +135,7 @@ def start_app_server(
         str(port),
         "--data-dir",
         str(data_dir),
+        *args,
     ]
     child_env = {**os.environ, "PYTHONUNBUFFERED": "1",
                  **({"TARABISH_CACHE": str(cache)} if cache else {}), **(env or {})}
@@ -186,7 +188,8 @@ StartServer = Callable[..., AppServer]
 
 @pytest.fixture
 def start_server(tmp_path: Path, page_file_cache: Path) -> Iterator[StartServer]:
-    """Factory: `start_server(data_dir=None, port=None, env=None) -> AppServer`.
+    """Factory: `start_server(data_dir=None, port=None, env=None, args=()) -> AppServer`
+    (`args`: more options of `tarabish`).
 
     No data_dir: a fresh one under tmp_path. To test a restart, `srv.stop()`
     then `start_server(data_dir=srv.data_dir, port=srv.port)` (same port, so
@@ -199,9 +202,10 @@ def start_server(tmp_path: Path, page_file_cache: Path) -> Iterator[StartServer]
         data_dir: Path | None = None,
         port: int | None = None,
         env: dict[str, str] | None = None,
+        args: tuple[str, ...] = (),
     ) -> AppServer:
         server = start_app_server(data_dir or tmp_path / f"data{len(started)}", port, env,
-                                  cache=page_file_cache)
+                                  cache=page_file_cache, args=args)
         started.append(server)
         return server
 

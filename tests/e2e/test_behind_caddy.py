@@ -1,0 +1,89 @@
+"""A community on the internet (issue 32 §3): the app behind the shipped Caddy
+configuration, over HTTPS (Caddy's internal CA here; a real domain's certificate in
+production), websockets included. The proxy's X-Forwarded-For names the phone, and a
+header the phone forges does not; page files are compressed once, not twice."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import socket
+import ssl
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page, expect
+from table_steps import record_counted_hand, totals
+from test_sharing import PLAYERS, start_game
+
+from tests.caddy_proxy import caddy_in_front
+from tests.echo_server import serving
+
+
+def https_get(port: int, path: str, source: str = "127.0.0.1",
+              headers: str = "") -> tuple[dict[str, str], bytes]:
+    """One request over TLS from `source`, trusting any certificate (Caddy's own CA)."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    raw = socket.socket()
+    raw.settimeout(10)
+    raw.bind((source, 0))
+    raw.connect(("127.0.0.1", port))
+    with context.wrap_socket(raw, server_hostname="127.0.0.1") as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n"
+                  f"{headers}\r\n".encode())
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    head, body = data.split(b"\r\n\r\n", 1)
+    fields = {}
+    for line in head.decode("latin1").split("\r\n")[1:]:
+        name, _, value = line.partition(":")
+        fields[name.strip().lower()] = value.strip()
+    if fields.get("transfer-encoding") == "chunked":
+        body = _unchunk(body)
+    return fields, body
+
+
+def _unchunk(body: bytes) -> bytes:
+    out = b""
+    while body:
+        size_line, _, rest = body.partition(b"\r\n")
+        size = int(size_line.split(b";")[0], 16)
+        if size == 0:
+            break
+        out, body = out + rest[:size], rest[size + 2:]
+    return out
+
+
+def test_the_app_believes_the_proxy_not_a_forged_header(tmp_path: Path) -> None:
+    with serving(trusted=("127.0.0.1",)) as (app_port, _), \
+            caddy_in_front([f"127.0.0.1:{app_port}"], tmp_path / "caddy") as proxy:
+        _, body = https_get(proxy.https_port, "/", source="127.0.0.9",
+                            headers="X-Forwarded-For: 203.0.113.9\r\n")
+        assert json.loads(body) == {"client": "127.0.0.9", "scheme": "https"}
+
+
+def test_a_phone_plays_over_https_through_the_proxy(
+    tmp_path: Path, start_server: Callable[..., Any],
+    new_context: Callable[..., BrowserContext], open_app: Callable[..., float],
+    screenshot: Callable[[Page, str], Path],
+) -> None:
+    app = start_server(args=("--trusted-proxy", "127.0.0.1"))
+    with caddy_in_front([f"127.0.0.1:{app.port}"], tmp_path / "caddy") as proxy:
+        # Compressed once: by the app, which Caddy passes on as it is.
+        fields, body = https_get(proxy.https_port, "/main.dart.js",
+                                 headers="Accept-Encoding: gzip\r\n")
+        assert fields.get("content-encoding") == "gzip"
+        script = gzip.decompress(body)
+        assert script[:2] != b"\x1f\x8b" and len(script) > 100_000
+
+        page = new_context(ignore_https_errors=True).new_page()
+        start_game(page, proxy.url, open_app)
+        record_counted_hand(page, PLAYERS[1], "Hearts", "92")
+        assert totals(page) != ("0", "0")
+        expect(page.get_by_text("Lost the table server.")).not_to_be_visible()
+        screenshot(page, "behind-caddy-sheet")
+        assert page.url.startswith(proxy.url)
