@@ -85,6 +85,7 @@ def percentiles(values: Sequence[float]) -> str:
 def make_games(url: str, tables: int) -> list[Table]:
     """K fresh games in the community, each held by its table's recording phone."""
     from scorer.rights.pg_codes import PgTableCodes
+
     from scorer.store.database import Database
     from scorer.store.pg_games import PgGameStore
 
