@@ -52,8 +52,11 @@ def _free_port() -> int:
 class Cluster:
     """A running cluster on 127.0.0.1; `new_database()` gives a fresh database's URL."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, *, durable: bool = False) -> None:
+        """`durable`: fsync and synchronous commit on, as a real server has them (a
+        benchmark); off by default, where a test's cluster loses nothing it needs."""
         self.bindir = bindir
+        self.durable = durable
         self.root = Path(tempfile.mkdtemp(prefix="tarabish-pg-"))
         self.data = self.root / "data"
         self.port = _free_port()
@@ -72,8 +75,9 @@ class Cluster:
         self.proc = subprocess.Popen(
             [*self._run_as(), str(self.bindir / "postgres"), "-D", str(self.data),
              "-p", str(self.port), "-k", str(self.root), "-h", "127.0.0.1",
-             "-c", "fsync=off", "-c", "synchronous_commit=off",
-             "-c", "full_page_writes=off", "-c", "max_connections=300"],
+             *([] if self.durable else ["-c", "fsync=off", "-c", "synchronous_commit=off",
+                                        "-c", "full_page_writes=off"]),
+             "-c", "max_connections=300"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
         while True:
