@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         if url is not None:
             return serve_community(url, host=args.host, port=args.port,
-                                   open_browser=args.open_browser)
+                                   open_browser=args.open_browser, data_dir=args.data_dir)
     return serve(
         host=args.host,
         port=args.port,
