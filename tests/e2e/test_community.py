@@ -65,6 +65,20 @@ def gone_after(page: Page, text: Any, since: float, timeout_s: float) -> float:
     return time.monotonic() - since
 
 
+def live_again(page: Page, since_ms: float, timeout_s: float = 20.0) -> tuple[float, float]:
+    """From reconnect.js's log (`window.tarabishLink`): when the page's socket closed
+    after `since_ms` (epoch ms), and when the server spoke on a new one ("live")."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        events = page.evaluate("window.tarabishLink || []")
+        closed = [e["at"] for e in events if e["what"] == "socket closed" and e["at"] > since_ms]
+        live = [e["at"] for e in events if e["what"] == "live" and closed and e["at"] > closed[0]]
+        if live:
+            return closed[0], live[0]
+        page.wait_for_timeout(20)
+    raise AssertionError(f"the page did not come back: {page.evaluate('window.tarabishLink')}")
+
+
 def save_and_time(saver: Page, watcher: Page, number: int, caller: str,
                   points: str) -> tuple[float, float]:
     """`saver` records hand `number`: seconds from the Save tap until it is on the
@@ -194,3 +208,44 @@ def test_a_board_on_one_process_follows_a_table_on_the_other(
     board.set_viewport_size({"width": 1920, "height": 1080})
     board.emulate_media(color_scheme="dark")
     screenshot(board, "community-board-1920x1080-dark")
+
+
+@pytest.mark.server_stops
+def test_a_phone_whose_process_dies_comes_back_on_another(
+    new_context: Callable[..., BrowserContext], start_server: Callable[..., Any],
+    open_app: Callable[..., float], pg_url: str,
+) -> None:
+    """Behind the proxy (a forwarder here), B's process is killed: B's page reconnects
+    to the same address, which now reaches the other process, and carries on there."""
+    from tcp_forwarder import Forwarder
+
+    one, two = community(start_server, pg_url), community(start_server, pg_url)
+    proxy = Forwarder([one.port, two.port])
+    try:
+        a, b = phone(new_context), phone(new_context)
+        game = start_game(a, two.url, open_app, ["Ada", "Ben", "Cy", "Di"])
+        code = read_table_code(a)
+        close_dialog(a)
+        open_app(b, f"{proxy.url}game/{game}", first_text=WATCHING)
+        b.get_by_role("button", name="Enter table code").click()
+        enter_code(b, code)
+        expect(b.get_by_role("button", name="Record hand")).to_be_visible()
+        save_and_time(b, a, 1, "Ada", "95")
+
+        killed = time.time() * 1000
+        one.process.kill()
+        one.process.wait(10)
+        closed, live = live_again(b, killed)
+        print(f"\nsocket closed {closed - killed:.0f} ms after the kill, live on the other "
+              f"process {live - killed:.0f} ms after it")
+        assert (live - killed) / 1000 <= BACK_WITHIN_S
+        # The same phone, now on process two: its rights held, its sheet whole.
+        expect(b.get_by_role("button", name="Record hand")).to_be_visible(timeout=10_000)
+        save_and_time(a, b, 2, "Ben", "95")
+        save_and_time(b, a, 3, "Cy", "95")
+        for p in (a, b):
+            for number in (1, 2, 3):
+                expect(hand_rows(p, number)).to_have_count(1)
+            expect(hand_rows(p, 4)).to_have_count(0)
+    finally:
+        proxy.close()
