@@ -249,3 +249,31 @@ def test_a_phone_whose_process_dies_comes_back_on_another(
             expect(hand_rows(p, 4)).to_have_count(0)
     finally:
         proxy.close()
+
+
+def test_the_same_hand_saved_through_two_processes_is_one_hand_and_one_choice(
+    new_context: Callable[..., BrowserContext], start_server: Callable[..., Any],
+    open_app: Callable[..., float], pg_url: str,
+) -> None:
+    """Two phones on two processes record hand 1 at once: one is stored, the other phone
+    is shown both versions, as two phones on one laptop are."""
+    one, two = community(start_server, pg_url), community(start_server, pg_url)
+    a, b = phone(new_context), phone(new_context)
+    game = start_game(a, one.url, open_app, ["Ivy", "Jon", "Kit", "Lou"])
+    code = read_table_code(a)
+    close_dialog(a)
+    open_app(b, f"{two.url}game/{game}", first_text=WATCHING)
+    b.get_by_role("button", name="Enter table code").click()
+    enter_code(b, code)
+    for p, caller, points in ((a, "Ivy", "95"), (b, "Jon", "85")):
+        p.get_by_role("button", name="Record hand").click()
+        fill_hand(p, caller, points)
+    a.get_by_role("button", name=re.compile("^Save hand")).click()
+    expect(hand_rows(a, 1)).to_be_visible()
+    b.get_by_role("button", name=re.compile("^Save hand")).click()
+    expect(b.get_by_text("Hand 1: two versions")).to_be_visible()
+    b.get_by_role("button", name="Keep theirs").click()
+    expect(hand_rows(b, 1)).to_be_visible()
+    for p in (a, b):
+        expect(hand_rows(p, 2)).to_have_count(0)
+        expect(p.get_by_text("1. Lou dealt · Ivy called ♥")).to_be_visible()
