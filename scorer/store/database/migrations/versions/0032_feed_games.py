@@ -7,7 +7,8 @@ at commit (never for a save rolled back) whoever saved: a server process,
 `tarabish import`. The list row's cache (`summary`) changes no revision and
 tells no one; a game made by Play again tells the finished game's phones too
 (their sheet offers it). The payload names the game, its revision (-1: deleted;
-0: its next game was made) and the writer's application_name, so a process skips its own (`scorer.store.database.feed`).
+0: its next game was made) and the writer's application_name, so a process
+skips its own (`scorer.store.database.feed`).
 """
 
 from alembic import op
