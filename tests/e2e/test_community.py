@@ -277,3 +277,43 @@ def test_the_same_hand_saved_through_two_processes_is_one_hand_and_one_choice(
     for p in (a, b):
         expect(hand_rows(p, 2)).to_have_count(0)
         expect(p.get_by_text("1. Lou dealt · Ivy called ♥")).to_be_visible()
+
+
+def test_play_again_reaches_the_phone_on_the_other_process(
+    new_context: Callable[..., BrowserContext], start_server: Callable[..., Any],
+    open_app: Callable[..., float], pg_url: str, tmp_path: Path,
+) -> None:
+    """A wins on process one and taps Play again: B, on the finished sheet on process
+    two, is told live and opens the next game holding it (no code typed)."""
+    from table_steps import PLAYERS, record_counted_hand, see, tap, type_points
+
+    made = {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 82}}
+    seed = tmp_path / "seed.json"
+    seed.write_text(json.dumps({"format": "tarabish-game/1", "players": PLAYERS,
+                                "first_dealer": 3, "rules": {}, "hands": [made] * 5}))
+    done = subprocess.run([sys.executable, "-m", "scorer.cli", "import", str(seed),
+                           "--database", pg_url], capture_output=True, text=True, check=True)
+    game = done.stdout.split()[0]
+    found = re.search(r"table code (\d{6})", done.stderr)
+    assert found, done.stderr
+    one, two = community(start_server, pg_url), community(start_server, pg_url)
+    a, b = phone(new_context), phone(new_context)
+    for holder, server in ((a, one), (b, two)):
+        open_app(holder, f"{server.url}game/{game}", first_text="Score sheet")
+        tap(holder, "Enter table code")
+        see(holder, "Ask the phone that started the game")
+        type_points(holder, found.group(1))
+        expect(holder.get_by_role("button", name="Record hand")).to_be_visible()
+
+    record_counted_hand(a, "Cid", "Clubs", "100")
+    for p in (a, b):
+        see(p, "Ann & Cid win, 510 to 462 (target 500)")
+    tap(a, "Play again")
+    see(a, "Who sits where")
+    tap(a, "Start game")
+    see(a, re.compile("^Hand 1: "))
+    see(b, "Next game started: open it")
+    tap(b, "Open next game")
+    see(b, re.compile("^Hand 1: "))
+    record_counted_hand(b, "Ann", "Hearts", "95")  # B held the last game: no code
+    see(a, "1. Bob dealt · Ann called ♥")
