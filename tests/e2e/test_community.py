@@ -1,9 +1,15 @@
-"""One community, two server processes (issue 32 §2): two phones, each on its own
-process of one PostgreSQL database, play hands together; each sees the other's
-hands within 0.5 s (the database's notices, `scorer.store.database.feed`). One
-process is killed (kill -9) and started again on its port: its phone comes back
-by itself (reconnect.js) within 5 s with every hand, none twice. A table code
-entered through one process holds on the other, and wrong codes add up across them.
+"""One community, two server processes (issue 32 §2), each `tarabish` with
+TARABISH_DATABASE on one PostgreSQL database (`pg_url`):
+
+- two phones, each on its own process, play hands together and each sees the
+  other's within 0.5 s (the database's notices, `scorer.store.database.feed`);
+- one process is killed (kill -9) and started again on its port, or, behind a
+  forwarder standing in for the proxy, the phone reaches the other process: it
+  comes back by itself (reconnect.js) within 5 s with every hand, none twice;
+- a table code entered through one process holds on the other, wrong codes add up
+  across them, the same hand saved through both is one hand and one choice;
+- Play again and a club night's board follow changes made on the other process.
+Screenshots: community-sheet-after-restart-*, community-board-*.
 """
 
 from __future__ import annotations
