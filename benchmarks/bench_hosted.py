@@ -85,7 +85,6 @@ def percentiles(values: Sequence[float]) -> str:
 def make_games(url: str, tables: int) -> list[Table]:
     """K fresh games in the community, each held by its table's recording phone."""
     from scorer.rights.pg_codes import PgTableCodes
-
     from scorer.store.database import Database
     from scorer.store.pg_games import PgGameStore
 
@@ -138,9 +137,9 @@ def save_hands(table: Table, hands: int, start: float, interval: float,
             tapped = time.time()
             phone.click("Save hand", wait=60)
             phone.wait_for("push_route", since=saving, timeout=60)
-        except AssertionError:
-            print(f"table {table.n + 1}, hand {hand} was not saved: "
-                  f"{phone.said(mark)[-8:]}", flush=True)
+        except AssertionError as exc:
+            gone = " (its connection was closed)" if phone.closed else ""
+            print(f"table {table.n + 1}, hand {hand} was not saved{gone}: {exc}", flush=True)
             return
         with lock:
             saves.append((table, hand, tapped))

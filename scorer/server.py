@@ -669,14 +669,15 @@ def _run(app: FastAPI, sock: socket.socket, compressed: CompressedCache, host: s
 def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
                     open_browser: bool = False,
                     phone_site: str | os.PathLike[str] | None = None,
-                    trusted: tuple[str, ...] = ()) -> int:
+                    trusted: tuple[str, ...] = (),
+                    data_dir: str | os.PathLike[str] | None = None) -> int:
     """Run one process of a community's server on its database (`tarabish --database`)
     until Ctrl-C; returns the exit code. Any number may run on one database: they
     share games, rights and club nights, and hear each other's saves
     (`scorer.web.live_feed.DatabaseFeed`). No data folder, no folder lock, no door
     for `tarabish import` (it writes to the database itself). The schema is brought
     up to date first; a newer one, or a database that cannot be reached, is one
-    line on stderr and exit 1."""
+    line on stderr and exit 1. `data_dir` keeps only this machine's caches."""
     from scorer.rights import use_database
     from scorer.store.database import Database, DatabaseUnavailable, SchemaTooNew, ensure_schema
     from scorer.store.database.connect import shown_url
@@ -702,7 +703,7 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
     use_database(db)
     try:
         compressed = CompressedCache(disk=page_file_cache(), quiet_s=QUIET_S)
-        app = build_app(None, compressed, site)
+        app = build_app(data_dir, compressed, site)
         from scorer.app.store_access import get_store
 
         get_store()

@@ -52,9 +52,15 @@ def _free_port() -> int:
 class Cluster:
     """A running cluster on 127.0.0.1; `new_database()` gives a fresh database's URL."""
 
+    #: Server settings: a throwaway cluster need not survive a power cut (a
+    #: benchmark turns durability back on: `durable=True`).
+    settings = ("fsync=off", "synchronous_commit=off", "full_page_writes=off",
+                "max_connections=300")
+
     def __init__(self, bindir: Path, *, durable: bool = False) -> None:
-        """`durable`: fsync and synchronous commit on, as a real server has them (a
-        benchmark); off by default, where a test's cluster loses nothing it needs."""
+        """`durable`: fsync and synchronous commit on, as a real server has them."""
+        if durable:
+            self.settings = ("max_connections=300",)
         self.bindir = bindir
         self.durable = durable
         self.root = Path(tempfile.mkdtemp(prefix="tarabish-pg-"))
@@ -75,9 +81,7 @@ class Cluster:
         self.proc = subprocess.Popen(
             [*self._run_as(), str(self.bindir / "postgres"), "-D", str(self.data),
              "-p", str(self.port), "-k", str(self.root), "-h", "127.0.0.1",
-             *([] if self.durable else ["-c", "fsync=off", "-c", "synchronous_commit=off",
-                                        "-c", "full_page_writes=off"]),
-             "-c", "max_connections=300"],
+             *(arg for setting in self.settings for arg in ("-c", setting))],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
         while True:

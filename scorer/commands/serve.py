@@ -87,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
             return serve_community(url, host=args.host, port=args.port,
                                    open_browser=args.open_browser,
                                    phone_site=args.phone_site,
-                                   trusted=tuple(args.trusted_proxy))
+                                   trusted=tuple(args.trusted_proxy),
+                                   data_dir=args.data_dir)
     return serve(
         host=args.host,
         port=args.port,

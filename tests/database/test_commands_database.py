@@ -55,6 +55,12 @@ def test_import_games_export_stats_ratings_on_a_database(
     assert "Ann" in capsys.readouterr().out
     assert main(["ratings", "--database", pg_url]) == 0
     capsys.readouterr()
+    # A rename is a revisioned edit of each game, in the database.
+    assert main(["rename-player", "ann", "Annie", "--database", pg_url,
+                 "--data-dir", str(tmp_path / "caches")]) == 0
+    assert capsys.readouterr().out == f"Renamed in 1 game: {game_id}\n"
+    assert main(["export", game_id, "--database", pg_url]) == 0
+    assert json.loads(capsys.readouterr().out)["players"][0] == "Annie"
 
 
 def test_the_environment_names_the_database(pg_url: str, tmp_path: Path,

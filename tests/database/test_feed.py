@@ -145,3 +145,17 @@ def test_every_connection_of_a_writer_carries_its_name(pg_url: str) -> None:
             own.close()
     finally:
         db.close()
+
+
+def test_play_again_tells_the_finished_games_phones(
+        pg_url: str, listening: tuple[FeedListener, Heard]) -> None:
+    _listener, heard = listening
+    _save(pg_url, 5)
+    heard.wait_for(lambda b: GAME in b.games)
+    heard.batches.clear()
+    now = datetime.now(UTC)
+    with psycopg.connect(pg_url) as conn:
+        conn.execute("INSERT INTO games (id, revision, record, follows, created, updated) "
+                     "VALUES ('89abcdef', 1, '{}', %s, %s, %s)", (GAME, now, now))
+    heard.wait_for(lambda b: "89abcdef" in b.games)
+    heard.wait_for(lambda b: GAME in b.games)  # the finished one, in the same commit

@@ -1,9 +1,15 @@
-"""One community, two server processes (issue 32 §2): two phones, each on its own
-process of one PostgreSQL database, play hands together; each sees the other's
-hands within 0.5 s (the database's notices, `scorer.store.database.feed`). One
-process is killed (kill -9) and started again on its port: its phone comes back
-by itself (reconnect.js) within 5 s with every hand, none twice. A table code
-entered through one process holds on the other, and wrong codes add up across them.
+"""One community, two server processes (issue 32 §2), each `tarabish` with
+TARABISH_DATABASE on one PostgreSQL database (`pg_url`):
+
+- two phones, each on its own process, play hands together and each sees the
+  other's within 0.5 s (the database's notices, `scorer.store.database.feed`);
+- one process is killed (kill -9) and started again on its port, or, behind a
+  forwarder standing in for the proxy, the phone reaches the other process: it
+  comes back by itself (reconnect.js) within 5 s with every hand, none twice;
+- a table code entered through one process holds on the other, wrong codes add up
+  across them, the same hand saved through both is one hand and one choice;
+- Play again and a club night's board follow changes made on the other process.
+Screenshots: community-sheet-after-restart-*, community-board-*.
 """
 
 from __future__ import annotations
@@ -63,6 +69,20 @@ def gone_after(page: Page, text: Any, since: float, timeout_s: float) -> float:
             expect(text).to_have_count(0, timeout=1)
         page.wait_for_timeout(5)
     return time.monotonic() - since
+
+
+def live_again(page: Page, since_ms: float, timeout_s: float = 20.0) -> tuple[float, float]:
+    """From reconnect.js's log (`window.tarabishLink`): when the page's socket closed
+    after `since_ms` (epoch ms), and when the server spoke on a new one ("live")."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        events = page.evaluate("window.tarabishLink || []")
+        closed = [e["at"] for e in events if e["what"] == "socket closed" and e["at"] > since_ms]
+        live = [e["at"] for e in events if e["what"] == "live" and closed and e["at"] > closed[0]]
+        if live:
+            return closed[0], live[0]
+        page.wait_for_timeout(20)
+    raise AssertionError(f"the page did not come back: {page.evaluate('window.tarabishLink')}")
 
 
 def save_and_time(saver: Page, watcher: Page, number: int, caller: str,
@@ -194,3 +214,112 @@ def test_a_board_on_one_process_follows_a_table_on_the_other(
     board.set_viewport_size({"width": 1920, "height": 1080})
     board.emulate_media(color_scheme="dark")
     screenshot(board, "community-board-1920x1080-dark")
+
+
+@pytest.mark.server_stops
+def test_a_phone_whose_process_dies_comes_back_on_another(
+    new_context: Callable[..., BrowserContext], start_server: Callable[..., Any],
+    open_app: Callable[..., float], pg_url: str,
+) -> None:
+    """Behind the proxy (a forwarder here), B's process is killed: B's page reconnects
+    to the same address, which now reaches the other process, and carries on there."""
+    from tcp_forwarder import Forwarder
+
+    one, two = community(start_server, pg_url), community(start_server, pg_url)
+    proxy = Forwarder([one.port, two.port])
+    try:
+        a, b = phone(new_context), phone(new_context)
+        game = start_game(a, two.url, open_app, ["Ada", "Ben", "Cy", "Di"])
+        code = read_table_code(a)
+        close_dialog(a)
+        open_app(b, f"{proxy.url}game/{game}", first_text=WATCHING)
+        b.get_by_role("button", name="Enter table code").click()
+        enter_code(b, code)
+        expect(b.get_by_role("button", name="Record hand")).to_be_visible()
+        save_and_time(b, a, 1, "Ada", "95")
+
+        killed = time.time() * 1000
+        one.process.kill()
+        one.process.wait(10)
+        closed, live = live_again(b, killed)
+        print(f"\nsocket closed {closed - killed:.0f} ms after the kill, live on the other "
+              f"process {live - killed:.0f} ms after it")
+        assert (live - killed) / 1000 <= BACK_WITHIN_S
+        # The same phone, now on process two: its rights held, its sheet whole.
+        expect(b.get_by_role("button", name="Record hand")).to_be_visible(timeout=10_000)
+        save_and_time(a, b, 2, "Ben", "95")
+        save_and_time(b, a, 3, "Cy", "95")
+        for p in (a, b):
+            for number in (1, 2, 3):
+                expect(hand_rows(p, number)).to_have_count(1)
+            expect(hand_rows(p, 4)).to_have_count(0)
+    finally:
+        proxy.close()
+
+
+def test_the_same_hand_saved_through_two_processes_is_one_hand_and_one_choice(
+    new_context: Callable[..., BrowserContext], start_server: Callable[..., Any],
+    open_app: Callable[..., float], pg_url: str,
+) -> None:
+    """Two phones on two processes record hand 1 at once: one is stored, the other phone
+    is shown both versions, as two phones on one laptop are."""
+    one, two = community(start_server, pg_url), community(start_server, pg_url)
+    a, b = phone(new_context), phone(new_context)
+    game = start_game(a, one.url, open_app, ["Ivy", "Jon", "Kit", "Lou"])
+    code = read_table_code(a)
+    close_dialog(a)
+    open_app(b, f"{two.url}game/{game}", first_text=WATCHING)
+    b.get_by_role("button", name="Enter table code").click()
+    enter_code(b, code)
+    for p, caller, points in ((a, "Ivy", "95"), (b, "Jon", "85")):
+        p.get_by_role("button", name="Record hand").click()
+        fill_hand(p, caller, points)
+    a.get_by_role("button", name=re.compile("^Save hand")).click()
+    expect(hand_rows(a, 1)).to_be_visible()
+    b.get_by_role("button", name=re.compile("^Save hand")).click()
+    expect(b.get_by_text("Hand 1: two versions")).to_be_visible()
+    b.get_by_role("button", name="Keep theirs").click()
+    expect(hand_rows(b, 1)).to_be_visible()
+    for p in (a, b):
+        expect(hand_rows(p, 2)).to_have_count(0)
+        expect(p.get_by_text("1. Lou dealt · Ivy called ♥")).to_be_visible()
+
+
+def test_play_again_reaches_the_phone_on_the_other_process(
+    new_context: Callable[..., BrowserContext], start_server: Callable[..., Any],
+    open_app: Callable[..., float], pg_url: str, tmp_path: Path,
+) -> None:
+    """A wins on process one and taps Play again: B, on the finished sheet on process
+    two, is told live and opens the next game holding it (no code typed)."""
+    from table_steps import PLAYERS, record_counted_hand, see, tap, type_points
+
+    made = {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 82}}
+    seed = tmp_path / "seed.json"
+    seed.write_text(json.dumps({"format": "tarabish-game/1", "players": PLAYERS,
+                                "first_dealer": 3, "rules": {}, "hands": [made] * 5}))
+    done = subprocess.run([sys.executable, "-m", "scorer.cli", "import", str(seed),
+                           "--database", pg_url], capture_output=True, text=True, check=True)
+    game = done.stdout.split()[0]
+    found = re.search(r"table code (\d{6})", done.stderr)
+    assert found, done.stderr
+    one, two = community(start_server, pg_url), community(start_server, pg_url)
+    a, b = phone(new_context), phone(new_context)
+    for holder, server in ((a, one), (b, two)):
+        open_app(holder, f"{server.url}game/{game}", first_text="Score sheet")
+        tap(holder, "Enter table code")
+        see(holder, "Ask the phone that started the game")
+        type_points(holder, found.group(1))
+        expect(holder.get_by_role("button", name="Record hand")).to_be_visible()
+
+    record_counted_hand(a, "Cid", "Clubs", "100")
+    for p in (a, b):
+        see(p, "Ann & Cid win, 510 to 462 (target 500)")
+    tap(a, "Play again")
+    see(a, "Who sits where")
+    tap(a, "Start game")
+    see(a, re.compile("^Hand 1: "))
+    see(b, "Next game started: open it")
+    tap(b, "Open next game")
+    see(b, re.compile("^Hand 1: "))
+    record_counted_hand(b, "Ann", "Hearts", "95")  # B held the last game: no code
+    see(a, "1. Bob dealt · Ann called ♥")

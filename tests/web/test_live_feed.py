@@ -55,3 +55,27 @@ def test_no_session_yet_is_no_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(live, "_pubsub", None)
     live.game_changed("0123abcd")
     live.redraw_everything()
+
+
+def test_after_a_drop_every_board_works_its_state_out_again() -> None:
+    """BoardHub.changed_all (the feed was cut off): each event a board has shown or
+    waits on is bumped, from another thread, on the server's loop."""
+    import asyncio
+    import threading
+
+    from scorer.web.club import BoardHub
+
+    async def run() -> dict[str, int]:
+        hub = BoardHub(lambda: None)  # type: ignore[arg-type, return-value]
+        hub.loop = asyncio.get_running_loop()
+        hub.changed("0123abcd")
+        hub._states["89abcdef"] = (0, "tag", b"{}")  # shown once, unchanged since
+        before = dict(hub._versions)
+        worker = threading.Thread(target=hub.changed_all)
+        worker.start()
+        worker.join()
+        await asyncio.sleep(0.05)
+        assert before == {"0123abcd": 1}
+        return dict(hub._versions)
+
+    assert asyncio.run(run()) == {"0123abcd": 2, "89abcdef": 1}

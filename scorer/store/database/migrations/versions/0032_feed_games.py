@@ -5,8 +5,10 @@ Revision: 0032_feed_games, after 0001_games.
 `pg_notify` in a trigger runs in the saving transaction, so the notice is sent
 at commit (never for a save rolled back) whoever saved: a server process,
 `tarabish import`. The list row's cache (`summary`) changes no revision and
-tells no one. The payload names the game, its revision (-1: deleted) and the
-writer's application_name, so a process skips its own (`scorer.store.database.feed`).
+tells no one; a game made by Play again tells the finished game's phones too
+(their sheet offers it). The payload names the game, its revision (-1: deleted;
+0: its next game was made) and the writer's application_name, so a process
+skips its own (`scorer.store.database.feed`).
 """
 
 from alembic import op
@@ -30,6 +32,12 @@ def upgrade() -> None:
             PERFORM pg_notify('tarabish_feed', json_build_object(
                 'g', NEW.id, 'r', NEW.revision,
                 'a', current_setting('application_name', true))::text);
+            IF TG_OP = 'INSERT' AND NEW.follows IS NOT NULL THEN
+                -- Play again: the finished game's sheets offer its next game now.
+                PERFORM pg_notify('tarabish_feed', json_build_object(
+                    'g', NEW.follows, 'r', 0,
+                    'a', current_setting('application_name', true))::text);
+            END IF;
             RETURN NEW;
         END $$
     """)
