@@ -101,3 +101,25 @@ def test_a_new_keeper_code_from_the_command_line(folder: tuple[Path, list[str]],
     code, out, _ = run(["group", "code", "Friday", "--data-dir", str(data)], capsys)
     assert code == 0 and "New keeper code of Friday" in out
     assert old.replace(" ", "") not in out.replace(" ", "")
+
+
+def test_groups_of_a_community_live_in_its_database(pg_url: str, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from scorer.store.database import Database
+    from scorer.store.pg_games import PgGameStore
+
+    db = Database(pg_url)
+    try:
+        store = PgGameStore(db, data_dir=tmp_path)
+        ids = [store.create_game(game_doc(g["players"], g["winner"])).id for g in GAMES[:2]]
+    finally:
+        db.close()
+    where = ["--database", pg_url]
+    assert run(["group", "new", "Legion", *where], capsys)[0] == 0
+    code, out, err = run(["group", "add", "legion", *ids, *where], capsys)
+    assert (code, err) == (0, "") and "2 games added" in out
+    code, out, _ = run(["group", "list", "--json", *where], capsys)
+    assert json.loads(out)[0]["games"] == 2
+    code, out, _ = run(["ratings", "--group", "Legion", "--json", *where], capsys)
+    assert code == 0 and len(json.loads(out)["players"]) == 6
+    assert not (tmp_path / "groups.json").exists()
