@@ -19,6 +19,9 @@ COPY rules ./rules
 COPY scorer ./scorer
 COPY assets ./assets
 RUN uv sync --locked --no-dev
+# The phone-alone site, served at /alone/ of the same address (built once, here:
+# it takes a few minutes and downloads Python for the browser).
+RUN tarabish build-web /app/phone-site
 
 # Never root: the server needs no privilege, only its cache folder.
 RUN useradd --system --no-create-home tarabish \
@@ -29,4 +32,4 @@ EXPOSE 8550
 HEALTHCHECK --interval=15s --timeout=3s --start-period=60s \
     CMD python -c "import urllib.request as u; u.urlopen('http://127.0.0.1:8550/alive', timeout=2)"
 # TARABISH_DATABASE names the community's database (compose.yaml sets it).
-CMD ["tarabish", "--host", "0.0.0.0", "--port", "8550", "--no-open"]
+CMD ["tarabish", "--host", "0.0.0.0", "--port", "8550", "--no-open", "--phone-site", "/app/phone-site"]

@@ -47,7 +47,8 @@ def test_the_apps_run_the_tests_command_line_and_trust_only_the_proxy() -> None:
     for name in ("app1", "app2"):
         command = services[name]["command"]
         assert command == ["tarabish", *app_options(host="0.0.0.0", port=8550,
-                                                    trusted_proxy=proxy_address)]
+                                                    trusted_proxy=proxy_address,
+                                                    phone_site="/app/phone-site")]
         args = build_parser().parse_args(command[1:])
         assert args.port == 8550 and args.open_browser is False
     # Other containers are given addresses that can never be the proxy's.
@@ -70,6 +71,8 @@ def test_the_image_starts_a_server_without_a_browser_and_checks_its_health() -> 
     assert cmd[0] == "tarabish"
     args = build_parser().parse_args(cmd[1:])
     assert args.host == "0.0.0.0" and args.port == 8550 and args.open_browser is False
+    assert args.phone_site == "/app/phone-site"
+    assert "RUN tarabish build-web /app/phone-site" in text
     assert "uv sync --locked --no-dev" in text
     assert re.search(r"^USER tarabish$", text, re.M), "the server must not run as root"
     assert "/alive" in text
@@ -82,7 +85,8 @@ def test_the_systemd_unit_runs_the_same_options(unit: str) -> None:
     words = shlex.split(line)
     options = words[words.index("tarabish") + 1:]
     assert options == app_options(host="127.0.0.1", port="%i",  # type: ignore[arg-type]
-                                  trusted_proxy="127.0.0.1")
+                                  trusted_proxy="127.0.0.1",
+                                  phone_site="/opt/tarabish/phone-site")
     build_parser().parse_args([w.replace("%i", "8551") for w in options])
 
 
