@@ -116,3 +116,31 @@ def fresh_control_ids() -> None:
     start = (1 << 20) + secrets.randbelow(CONTROL_ID_SPAN)
     counter._counter = itertools.count(start)
     counter._fresh = True  # type: ignore[attr-defined]
+
+
+def late_answers_dropped() -> None:
+    """A phone's answer to a method call (the sheet's `scroll_to` after a save) that
+    arrives once the server has dropped that control (the phone already moved on to
+    the next hand) makes Flet 1.0.5 raise in the websocket's receive loop, which ends
+    the connection: the phone showed "Lost the table server" for a moment. Such an
+    answer now only wakes its caller, with an error, and the page stays connected."""
+    from flet.messaging.session import Session
+
+    original = Session.handle_invoke_method_results
+    if getattr(original, "_late_ok", False):
+        return
+
+    def handle(self: Session, control_id: int, call_id: str, result: Any,
+               error: str | None) -> None:
+        try:
+            original(self, control_id, call_id, result, error)
+        except RuntimeError:
+            calls = getattr(self, "_Session__method_calls", {})
+            evt = calls.pop(call_id, None)
+            if evt is not None:
+                getattr(self, "_Session__method_call_results", {})[evt] = (
+                    None, "the control was removed before its answer came")
+                evt.set()
+
+    handle._late_ok = True  # type: ignore[attr-defined]
+    Session.handle_invoke_method_results = handle  # type: ignore[method-assign]

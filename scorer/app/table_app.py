@@ -12,6 +12,7 @@ from scorer.app.flet_tuning import (
     forget_sent_changes,
     fresh_control_ids,
     keep_retained_controls,
+    late_answers_dropped,
     short_message_repr,
 )
 from scorer.app.router import Router
@@ -23,6 +24,7 @@ short_message_repr()
 forget_sent_changes()
 keep_retained_controls()
 fresh_control_ids()
+late_answers_dropped()
 
 
 def main(page: ft.Page) -> None:

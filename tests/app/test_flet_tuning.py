@@ -87,3 +87,20 @@ def test_control_ids_of_a_process_start_at_a_random_point_far_from_three() -> No
     assert ft.Text("b")._i == first + 1
     assert 1 << 20 <= first < (1 << 20) + CONTROL_ID_SPAN + 10_000_000
     assert getattr(id_counter.ControlId, "_fresh", False)
+
+
+def test_a_late_answer_to_a_method_call_keeps_the_page_connected() -> None:
+    """The phone answered the sheet's `scroll_to` after the phone had moved on and the
+    control was dropped: Flet raised in the receive loop, ending the websocket."""
+    import asyncio
+
+    conn = _Packing()
+    session = Session(conn)
+    waiting = asyncio.Event()
+    calls = session._Session__method_calls  # type: ignore[attr-defined]
+    calls["call-7"] = waiting
+    session.handle_invoke_method_results(987_654_321, "call-7", None, None)  # no raise
+    assert waiting.is_set() and "call-7" not in calls
+    results = session._Session__method_call_results  # type: ignore[attr-defined]
+    assert results[waiting][1] == "the control was removed before its answer came"
+    session.handle_invoke_method_results(987_654_321, "never-asked", None, None)
