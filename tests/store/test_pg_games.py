@@ -181,6 +181,21 @@ def test_list_rows_of_other_rules_are_scored_again(pg_url: str, tmp_path: Path) 
         db.close()
 
 
+def test_a_list_row_that_does_not_read_is_made_again_from_its_game(
+        pg_url: str, tmp_path: Path) -> None:
+    db = Database(pg_url)
+    try:
+        store = PgGameStore(db, data_dir=tmp_path)
+        game = store.create_game(game_doc(2))
+        with psycopg.connect(pg_url) as conn:
+            conn.execute("UPDATE games SET summary = '{\"torn\": 1}'")
+        [row] = store.list_games()
+        assert (row.id, row.hand_count, row.revision) == (game.id, 2, game.revision)
+        assert store.problems == []
+    finally:
+        db.close()
+
+
 def test_a_database_that_cannot_be_reached_saves_nothing(pg_cluster, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     db = Database(f"postgresql://postgres@127.0.0.1:{pg_cluster.port}/gone_away")
     try:

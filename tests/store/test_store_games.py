@@ -190,6 +190,15 @@ def test_bad_new_game_is_refused(store: GameStore) -> None:
         assert list(store.games_dir.iterdir()) == []
 
 
+def test_an_import_saves_every_game_or_none(store: AnyStore) -> None:
+    with pytest.raises(InvalidGame):
+        store.create_games([game_doc(1), {**game_doc(0), "players": ["Ann"]}])
+    assert store.list_games() == []
+    made = store.create_games([game_doc(1), game_doc(2)])
+    assert sorted(s.hand_count for s in store.list_games()) == [1, 2]
+    assert [store.get_game(g.id) for g in made] == made
+
+
 def test_schema_version_in_every_file(tmp_path: Path) -> None:
     s = GameStore(tmp_path)
     g = s.create_game(game_doc(1))
