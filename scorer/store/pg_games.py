@@ -163,22 +163,31 @@ class PgGameStore:
     def create_next_game(self, follows: str, doc: dict[str, Any], expected_revision: int,
                          by: str | None = None) -> StoredGame:
         """Play again (see `GameStore.create_next_game`): one finished game has one
-        next game, whichever process asks (the unique `follows`)."""
+        next game, whichever process asks. The finished game's row is locked from
+        the check to the insert, and `follows` is unique besides."""
         self._writer()
         _check_id(follows)
-        with self.db.connection() as conn:
-            row = conn.execute("SELECT record FROM games WHERE id = %s",
-                               (follows,)).fetchone()
-        if row is None:
-            raise GameNotFound(follows)
-        record = self._record(follows, row[0])
-        made = self.next_game(follows)
-        if made is not None:
-            raise NextGameExists(made)
-        if record["revision"] != expected_revision:
-            raise StaleRevision(to_stored(record), expected_revision,
-                                changes_since(record, expected_revision))
-        return self.create_game(doc, by=by, follows=follows)
+        doc = copy.deepcopy(doc)
+        doc.setdefault("hands", [])
+        try:
+            with self.db.connection() as conn:
+                row = conn.execute("SELECT record FROM games WHERE id = %s FOR UPDATE",
+                                   (follows,)).fetchone()
+                if row is None:
+                    raise GameNotFound(follows)
+                record = self._record(follows, row[0])
+                made = conn.execute("SELECT id FROM games WHERE follows = %s",
+                                    (follows,)).fetchone()
+                if made is not None:
+                    raise NextGameExists(str(made[0]))
+                if record["revision"] != expected_revision:
+                    raise StaleRevision(to_stored(record), expected_revision,
+                                        changes_since(record, expected_revision))
+                scoring = check_doc(doc)
+                history = doc.pop("history", None if not doc["hands"] else [])
+                return to_stored(self._insert(conn, doc, scoring, history, by, follows))
+        except psycopg.errors.UniqueViolation as exc:
+            raise NextGameExists(self.next_game(follows) or "") from exc
 
     def create_games(self, docs: list[dict[str, Any]]) -> list[StoredGame]:
         """Several new games, all or none (an import): one transaction."""
