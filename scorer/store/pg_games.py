@@ -52,11 +52,10 @@ from scorer.store.records import (
     to_stored,
     utcnow,
 )
-from scorer.store.validation import check_doc, score_doc, scoring_fingerprint
+from scorer.store.validation import Scoring, check_doc, score_doc, scoring_fingerprint
 
 logger = logging.getLogger(__name__)
 
-_ROWS = "id, record, summary, summary_rules"
 
 
 class PgGameStore:
@@ -91,8 +90,11 @@ class PgGameStore:
         """Every game, newest activity first. Rows summed up by other rules (or
         never) are scored again and their cache written back."""
         with self.db.connection() as conn:
-            rows = conn.execute(f"SELECT {_ROWS} FROM games "
-                                "ORDER BY updated DESC, id DESC").fetchall()
+            # A row's record (every hand) is read only where its list row cannot serve.
+            rows = conn.execute(
+                "SELECT id, CASE WHEN summary_rules = %s AND summary IS NOT NULL"
+                " THEN NULL ELSE record END, summary, summary_rules FROM games",
+                (self._rules,)).fetchall()
         summaries: list[GameSummary] = []
         stale: list[tuple[str, GameSummary]] = []
         for game_id, raw, summary, rules in rows:
@@ -147,71 +149,62 @@ class PgGameStore:
             raise InvalidGame("The game's key from the phone is not valid.")
         if origin is not None and (found := self.find_origin(origin)) is not None:
             return self.get_game(found)
-        for _ in range(20):
-            game_id = secrets.token_hex(4)
-            record = new_record(game_id, doc, utcnow(), history=history, by=by,
-                                follows=follows, origin=origin)
-            try:
-                with self.db.connection() as conn:
-                    inserted = conn.execute(
-                        "INSERT INTO games (id, revision, record, summary, summary_rules,"
-                        " follows, origin, created, updated)"
-                        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
-                        " ON CONFLICT (id) DO NOTHING RETURNING id",
-                        (game_id, record["revision"], Jsonb(record),
-                         Jsonb(summarize(record, scoring).model_dump(mode="json")),
-                         self._rules, follows, origin, record["created"],
-                         record["updated"])).fetchone()
-            except psycopg.errors.UniqueViolation as exc:
-                constraint = exc.diag.constraint_name or ""
-                if "follows" in constraint and follows is not None:
-                    made = self.next_game(follows)
-                    raise NextGameExists(made or "") from exc
-                if "origin" in constraint and origin is not None:
-                    found = self.find_origin(origin)
-                    if found is not None:
-                        return self.get_game(found)
-                raise
-            if inserted is not None:
-                return to_stored(record)
-        raise NotSaved("No free game id was found: nothing was saved. Try again.")
+        try:
+            with self.db.connection() as conn:
+                return to_stored(self._insert(conn, doc, scoring, history, by, follows,
+                                              origin))
+        except psycopg.errors.UniqueViolation as exc:
+            constraint = exc.diag.constraint_name or ""
+            if "follows" in constraint and follows is not None:
+                made = self.next_game(follows)
+                raise NextGameExists(made or "") from exc
+            if "origin" in constraint and origin is not None:
+                found = self.find_origin(origin)
+                if found is not None:
+                    return self.get_game(found)
+            raise
 
     def create_next_game(self, follows: str, doc: dict[str, Any], expected_revision: int,
                          by: str | None = None) -> StoredGame:
         """Play again (see `GameStore.create_next_game`): one finished game has one
-        next game, whichever process asks (the unique `follows`)."""
+        next game, whichever process asks. The finished game's row is locked from
+        the check to the insert, and `follows` is unique besides."""
         self._writer()
         _check_id(follows)
-        with self.db.connection() as conn:
-            row = conn.execute("SELECT record FROM games WHERE id = %s",
-                               (follows,)).fetchone()
-        if row is None:
-            raise GameNotFound(follows)
-        record = self._record(follows, row[0])
-        made = self.next_game(follows)
-        if made is not None:
-            raise NextGameExists(made)
-        if record["revision"] != expected_revision:
-            raise StaleRevision(to_stored(record), expected_revision,
-                                changes_since(record, expected_revision))
-        return self.create_game(doc, by=by, follows=follows)
+        doc = copy.deepcopy(doc)
+        doc.setdefault("hands", [])
+        try:
+            with self.db.connection() as conn:
+                row = conn.execute("SELECT record FROM games WHERE id = %s FOR UPDATE",
+                                   (follows,)).fetchone()
+                if row is None:
+                    raise GameNotFound(follows)
+                record = self._record(follows, row[0])
+                made = conn.execute("SELECT id FROM games WHERE follows = %s",
+                                    (follows,)).fetchone()
+                if made is not None:
+                    raise NextGameExists(str(made[0]))
+                if record["revision"] != expected_revision:
+                    raise StaleRevision(to_stored(record), expected_revision,
+                                        changes_since(record, expected_revision))
+                scoring = check_doc(doc)
+                history = doc.pop("history", None if not doc["hands"] else [])
+                return to_stored(self._insert(conn, doc, scoring, history, by, follows))
+        except psycopg.errors.UniqueViolation as exc:
+            raise NextGameExists(self.next_game(follows) or "") from exc
 
     def create_games(self, docs: list[dict[str, Any]]) -> list[StoredGame]:
-        """Several new games, all or none (an import)."""
+        """Several new games, all or none (an import): one transaction."""
+        self._writer()
+        ready = []
         for doc in docs:
-            check_doc({"hands": [], **doc})
-        made: list[StoredGame] = []
-        try:
-            for doc in docs:
-                made.append(self.create_game(doc))
-        except BaseException:
-            for game in made:
-                try:
-                    self.delete_game(game.id)
-                except StoreError:
-                    logger.warning("could not take back game %s of a failed import", game.id)
-            raise
-        return made
+            doc = copy.deepcopy(doc)
+            doc.setdefault("hands", [])
+            scoring = check_doc(doc)
+            ready.append((doc, scoring, doc.pop("history", None if not doc["hands"] else [])))
+        with self.db.connection() as conn:
+            return [to_stored(self._insert(conn, doc, scoring, history))
+                    for doc, scoring, history in ready]
 
     def add_hand(self, game_id: str, hand: dict[str, Any],
                  expected_revision: int | None = None, by: str | None = None) -> StoredGame:
@@ -263,6 +256,27 @@ class PgGameStore:
     def _writer(self) -> None:
         if self.read_only:
             raise NotSaved("These games are open for reading only: nothing was saved.")
+
+    def _insert(self, conn: psycopg.Connection, doc: dict[str, Any], scoring: Scoring,
+                history: list[dict[str, Any]] | None, by: str | None = None,
+                follows: str | None = None, origin: str | None = None) -> dict[str, Any]:
+        """Insert a new game under a fresh random id (drawn again if taken); its record."""
+        for _ in range(20):
+            game_id = secrets.token_hex(4)
+            record = new_record(game_id, doc, utcnow(), history=history, by=by,
+                                follows=follows)
+            inserted = conn.execute(
+                "INSERT INTO games (id, revision, record, summary, summary_rules,"
+                " follows, origin, created, updated)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT (id) DO NOTHING RETURNING id",
+                (game_id, record["revision"], Jsonb(record),
+                 Jsonb(summarize(record, scoring).model_dump(mode="json")),
+                 self._rules, follows, origin, record["created"],
+                 record["updated"])).fetchone()
+            if inserted is not None:
+                return record
+        raise NotSaved("No free game id was found: nothing was saved. Try again.")
 
     def _mutate(self, game_id: str, expected_revision: int | None, change: Change,
                 by: str | None) -> StoredGame:
@@ -316,6 +330,13 @@ class PgGameStore:
                 return GameSummary.model_validate(summary), False
             except ValidationError:
                 pass
+        if raw is None:  # a list row of these rules that does not read: the record then
+            with self.db.connection() as conn:
+                row = conn.execute("SELECT record FROM games WHERE id = %s",
+                                   (game_id,)).fetchone()
+            if row is None:
+                return None  # deleted meanwhile
+            raw = row[0]
         try:
             record = self._record(game_id, raw)
         except GameDamaged:

@@ -40,3 +40,13 @@ def store(store_kind: str, tmp_path: Path,
 def folder_store(tmp_path: Path) -> GameStore:
     """A folder's store, for what only a folder has (its files)."""
     return GameStore(tmp_path / "data")
+
+
+@pytest.fixture
+def pg_store(pg_url: str, tmp_path: Path) -> Iterator[PgGameStore]:
+    """A community's store, beside `folder_store` where both are compared."""
+    db = Database(pg_url)
+    try:
+        yield PgGameStore(db, data_dir=tmp_path / "cache")
+    finally:
+        db.close()

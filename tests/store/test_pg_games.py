@@ -5,6 +5,7 @@ is tested on both by the `store` fixture.)"""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -71,9 +72,11 @@ def test_two_processes_saving_on_one_revision_save_one_hand(
 
 def test_many_phones_on_two_processes_lose_and_double_no_hand(
         two: tuple[PgGameStore, PgGameStore]) -> None:
+    """20 threads, 10 on each process, each saving with the revision it read and
+    reading again when refused."""
     a, b = two
     game = a.create_game(game_doc(0, target=5000))
-    per_phone = 4
+    per_phone = 2
 
     def phone(store: PgGameStore) -> int:
         saved = 0
@@ -86,11 +89,13 @@ def test_many_phones_on_two_processes_lose_and_double_no_hand(
             saved += 1
         return saved
 
-    results = at_once(*[(lambda s=s: phone(s)) for s in (a, b) * 5])
-    assert results == [per_phone] * 10
+    results = at_once(*[(lambda s=s: phone(s)) for s in (a, b) * 10])
+    assert results == [per_phone] * 20
     final = a.get_game(game.id)
-    assert len(final.doc["hands"]) == 10 * per_phone
-    assert final.revision == game.revision + 10 * per_phone
+    assert len(final.doc["hands"]) == 20 * per_phone
+    assert final.revision == game.revision + 20 * per_phone
+    assert [e["revision"] for e in final.history if e["change"] == "added"] == list(
+        range(game.revision + 1, final.revision + 1))
 
 
 def test_two_play_agains_on_two_processes_make_one_game(
@@ -176,11 +181,55 @@ def test_list_rows_of_other_rules_are_scored_again(pg_url: str, tmp_path: Path) 
         db.close()
 
 
-def test_a_database_that_went_away_saves_nothing(pg_cluster, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_list_row_that_does_not_read_is_made_again_from_its_game(
+        pg_url: str, tmp_path: Path) -> None:
+    db = Database(pg_url)
+    try:
+        store = PgGameStore(db, data_dir=tmp_path)
+        game = store.create_game(game_doc(2))
+        with psycopg.connect(pg_url) as conn:
+            conn.execute("UPDATE games SET summary = '{\"torn\": 1}'")
+        [row] = store.list_games()
+        assert (row.id, row.hand_count, row.revision) == (game.id, 2, game.revision)
+        assert store.problems == []
+    finally:
+        db.close()
+
+
+def test_a_database_that_cannot_be_reached_saves_nothing(pg_cluster, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     db = Database(f"postgresql://postgres@127.0.0.1:{pg_cluster.port}/gone_away")
     try:
         store = PgGameStore(db, data_dir=tmp_path)
         with pytest.raises(DatabaseUnavailable, match="nothing was saved"):
             store.create_game(game_doc(1))
+    finally:
+        db.close()
+
+
+def test_a_database_that_goes_away_keeps_the_game_as_it_was(
+        pg_url: str, pg_cluster, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The server drops every connection (a restart, a network cut) between a
+    phone's read and its save: the save is refused in a player's words, and once
+    the database is back the game is as it was, and saves again."""
+    name = pg_url.rsplit("/", 1)[1]
+    db = Database(pg_url)
+    try:
+        store = PgGameStore(db, data_dir=tmp_path)
+        game = store.create_game(game_doc(1))
+        with psycopg.connect(pg_cluster.url("postgres"), autocommit=True) as admin:
+            admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                          " WHERE datname = %s", (name,))
+            with pytest.raises(DatabaseUnavailable, match="nothing was saved"):
+                store.add_hand(game.id, MADE, game.revision)
+            admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+        for _ in range(50):  # the pool opens new connections in the background
+            try:
+                now = store.get_game(game.id)
+                break
+            except DatabaseUnavailable:
+                time.sleep(0.1)
+        assert (now.revision, now.doc, now.history) == (game.revision, game.doc, game.history)
+        assert len(store.add_hand(game.id, MADE, game.revision).doc["hands"]) == 2
     finally:
         db.close()

@@ -1,4 +1,5 @@
-"""Several phones (threads) saving at once: no hand is ever lost."""
+"""Several phones (threads) saving at once: no hand is ever lost (both stores; the
+folder's per-game locks are tested on the folder's store)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from store_docs import game_doc
+from store_docs import AnyStore, game_doc, reopen
 
 from scorer.store import GameStore, StaleRevision
 
@@ -43,8 +44,7 @@ def run_threads(targets: list[Any]) -> list[BaseException]:
     return errors
 
 
-def test_appends_from_many_threads_to_many_games(tmp_path: Path) -> None:
-    store = GameStore(tmp_path)
+def test_appends_from_many_threads_to_many_games(store: AnyStore) -> None:
     games = [store.create_game(game_doc(0, target=100_000)) for _ in range(GAMES)]
     stop = threading.Event()
 
@@ -67,7 +67,7 @@ def test_appends_from_many_threads_to_many_games(tmp_path: Path) -> None:
     lister_thread.join()
     assert errors == []
 
-    again = GameStore(tmp_path)
+    again = reopen(store)
     for g in games:
         saved = again.get_game(g.id)
         assert saved.revision == 1 + THREADS_PER_GAME * HANDS_EACH
@@ -80,9 +80,8 @@ def test_appends_from_many_threads_to_many_games(tmp_path: Path) -> None:
     assert counts == {g.id: THREADS_PER_GAME * HANDS_EACH for g in games}
 
 
-def test_racing_edits_to_one_game_lose_nothing(tmp_path: Path) -> None:
+def test_racing_edits_to_one_game_lose_nothing(store: AnyStore) -> None:
     """Phones edit with the revision they saw; a stale one is told, re-reads and retries."""
-    store = GameStore(tmp_path)
     game = store.create_game(game_doc(0, target=100_000))
     for i in range(4):
         store.add_hand(game.id, hand(20 + i))

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from store_docs import BAD_TRUMP, MADE, MADE_0, game_doc
+from store_docs import BAD_TRUMP, MADE, MADE_0, AnyStore, game_doc, reopen
 
 from scorer.store import (
     GameDamaged,
@@ -56,12 +56,12 @@ def test_hands_add_edit_undo_bump_revision(store: GameStore) -> None:
     assert summary.revision == 5 and summary.totals == (100, 62)
 
 
-def test_saves_survive_reopening(tmp_path: Path) -> None:
-    first = GameStore(tmp_path)
+def test_saves_survive_reopening(store: AnyStore) -> None:
+    first = store
     g = first.create_game(game_doc(1))
     g = first.add_hand(g.id, MADE)
     # no close(): a save is durable when it returns, the index is only a cache
-    again = GameStore(tmp_path)
+    again = reopen(store)
     assert again.get_game(g.id) == g
     assert [s.hand_count for s in again.list_games()] == [2]
     assert again.problems == []
@@ -188,6 +188,15 @@ def test_bad_new_game_is_refused(store: GameStore) -> None:
     assert store.list_games() == []
     if isinstance(store, GameStore):
         assert list(store.games_dir.iterdir()) == []
+
+
+def test_an_import_saves_every_game_or_none(store: AnyStore) -> None:
+    with pytest.raises(InvalidGame):
+        store.create_games([game_doc(1), {**game_doc(0), "players": ["Ann"]}])
+    assert store.list_games() == []
+    made = store.create_games([game_doc(1), game_doc(2)])
+    assert sorted(s.hand_count for s in store.list_games()) == [1, 2]
+    assert [store.get_game(g.id) for g in made] == made
 
 
 def test_schema_version_in_every_file(tmp_path: Path) -> None:

@@ -12,11 +12,14 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from store_docs import AnyStore
 
 from rules.game_file import parse_game_and_trail
 from rules.history import Added, Edited, Redone, Started, Undone, redoable, undone_hands
 from scorer.store import GameStore, StaleRevision
 from scorer.store.errors import HandNotFound
+from scorer.store.models import StoredGame
+from scorer.store.pg_games import PgGameStore
 from scorer.store.records import read_record, write_record
 
 DOC: dict[str, Any] = {"format": "tarabish-game/1", "players": ["Ann", "Bob", "Cid", "Dee"],
@@ -27,14 +30,13 @@ def hand(tricks: int, caller: int = 0) -> dict[str, Any]:
     return {"caller": caller, "trump": "H", "points": {"team": caller % 2, "tricks": tricks}}
 
 
-def trail_of(store: GameStore, game_id: str) -> tuple[Any, ...]:
+def trail_of(store: AnyStore, game_id: str) -> tuple[Any, ...]:
     """The game's trail as an exported file carries it, checked against its hands."""
     return parse_game_and_trail(store.get_game(game_id).file_doc())[1]
 
 
-def test_a_new_game_starts_its_trail_and_each_change_names_phone_and_hand(
-        tmp_path: Path) -> None:
-    with GameStore(tmp_path) as store:
+def test_a_new_game_starts_its_trail_and_each_change_names_phone_and_hand(store: AnyStore) -> None:
+    with store:
         game = store.create_game(DOC, by="phone 1")
         game = store.add_hand(game.id, hand(120), game.revision, by="phone 1")
         game = store.replace_hand(game.id, 0, hand(130), game.revision, by="Mary")
@@ -51,8 +53,8 @@ def test_a_new_game_starts_its_trail_and_each_change_names_phone_and_hand(
     assert isinstance(undone, Undone) and undone.hand == 2 and undone.before.caller == 1
 
 
-def test_an_undone_hand_is_put_back_only_while_no_later_hand_exists(tmp_path: Path) -> None:
-    with GameStore(tmp_path) as store:
+def test_an_undone_hand_is_put_back_only_while_no_later_hand_exists(store: AnyStore) -> None:
+    with store:
         game = store.create_game(DOC)
         game = store.add_hand(game.id, hand(120), game.revision)
         game = store.add_hand(game.id, hand(100, 1), game.revision)
@@ -70,8 +72,8 @@ def test_an_undone_hand_is_put_back_only_while_no_later_hand_exists(tmp_path: Pa
     assert redoable(trail, 2) is None
 
 
-def test_two_undos_are_put_back_in_turn(tmp_path: Path) -> None:
-    with GameStore(tmp_path) as store:
+def test_two_undos_are_put_back_in_turn(store: AnyStore) -> None:
+    with store:
         game = store.create_game(DOC)
         for tricks in (120, 100, 80):
             game = store.add_hand(game.id, hand(tricks), game.revision)
@@ -83,8 +85,8 @@ def test_two_undos_are_put_back_in_turn(tmp_path: Path) -> None:
         assert undone_hands(trail_of(store, game.id)) == ()
 
 
-def test_a_stale_redo_is_refused(tmp_path: Path) -> None:
-    with GameStore(tmp_path) as store:
+def test_a_stale_redo_is_refused(store: AnyStore) -> None:
+    with store:
         game = store.create_game(DOC)
         game = store.add_hand(game.id, hand(120), game.revision)
         seen = store.undo_last_hand(game.id, game.revision)
@@ -93,8 +95,8 @@ def test_a_stale_redo_is_refused(tmp_path: Path) -> None:
             store.redo_hand(game.id, seen.revision)
 
 
-def test_details_changes_are_kept_with_old_and_new_values(tmp_path: Path) -> None:
-    with GameStore(tmp_path) as store:
+def test_details_changes_are_kept_with_old_and_new_values(store: AnyStore) -> None:
+    with store:
         game = store.create_game(DOC)
         game = store.update_game(game.id, {**game.doc, "rules": {"target": 1000}},
                                  game.revision, by="phone 1")
@@ -103,8 +105,8 @@ def test_details_changes_are_kept_with_old_and_new_values(tmp_path: Path) -> Non
     assert trail[-1].after == {"rules": {"target": 1000}}
 
 
-def test_an_imported_trail_goes_on_and_comes_out_again(tmp_path: Path) -> None:
-    with GameStore(tmp_path) as store:
+def test_an_imported_trail_goes_on_and_comes_out_again(store: AnyStore, tmp_path: Path) -> None:
+    with store:
         first = store.create_game(DOC)
         first = store.add_hand(first.id, hand(120), first.revision)
         first = store.replace_hand(first.id, 0, hand(130), first.revision)
@@ -117,8 +119,8 @@ def test_an_imported_trail_goes_on_and_comes_out_again(tmp_path: Path) -> None:
     assert [e.revision for e in trail] == [1, 2, 3, 4]
 
 
-def test_a_game_imported_with_hands_and_no_trail_has_an_empty_one(tmp_path: Path) -> None:
-    with GameStore(tmp_path) as store:
+def test_a_game_imported_with_hands_and_no_trail_has_an_empty_one(store: AnyStore) -> None:
+    with store:
         game = store.create_game({**DOC, "hands": [hand(120)]})
         assert game.history == []
         game = store.undo_last_hand(game.id, game.revision)
@@ -149,26 +151,65 @@ CHANGES = st.lists(st.tuples(st.sampled_from(["add", "edit", "undo", "redo"]),
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(CHANGES)
-def test_every_trail_the_store_writes_is_true_of_the_game(tmp_path_factory: Any,
+def test_every_trail_the_store_writes_is_true_of_the_game(store: AnyStore,
                                                           changes: list[Any]) -> None:
-    with GameStore(tmp_path_factory.mktemp("data")) as store:
-        game = store.create_game(DOC)
-        for what, tricks, seat in changes:
-            hands = game.doc["hands"]
-            try:
-                if what == "add":
-                    game = store.add_hand(game.id, hand(tricks, seat), game.revision)
-                elif what == "edit" and hands:
-                    game = store.replace_hand(game.id, tricks % len(hands), hand(tricks, seat),
-                                              game.revision)
-                elif what == "undo" and hands:
-                    game = store.undo_last_hand(game.id, game.revision)
-                elif what == "redo":
-                    game = store.redo_hand(game.id, game.revision)
-            except HandNotFound:
-                continue
-        # The exported file reads back: its trail walks back to an empty game.
-        doc = store.get_game(game.id).file_doc()
-        _game, trail = parse_game_and_trail(doc)
-        assert isinstance(trail[0], Started)
-        assert trail[-1].revision == game.revision or game.revision == 1
+    # The fixture's store serves every example: it is not closed here.
+    game = store.create_game(DOC)
+    for what, tricks, seat in changes:
+        hands = game.doc["hands"]
+        try:
+            if what == "add":
+                game = store.add_hand(game.id, hand(tricks, seat), game.revision)
+            elif what == "edit" and hands:
+                game = store.replace_hand(game.id, tricks % len(hands), hand(tricks, seat),
+                                          game.revision)
+            elif what == "undo" and hands:
+                game = store.undo_last_hand(game.id, game.revision)
+            elif what == "redo":
+                game = store.redo_hand(game.id, game.revision)
+        except HandNotFound:
+            continue
+    # The exported file reads back: its trail walks back to an empty game.
+    doc = store.get_game(game.id).file_doc()
+    _game, trail = parse_game_and_trail(doc)
+    assert isinstance(trail[0], Started)
+    assert trail[-1].revision == game.revision or game.revision == 1
+
+
+def apply(store: AnyStore, game_id: str, revision: int,
+          change: tuple[str, int, int]) -> StoredGame | None:
+    """One phone's change, on the revision it saw; None where there is no such hand."""
+    what, tricks, seat = change
+    hands = store.get_game(game_id).doc["hands"]
+    try:
+        if what == "add":
+            return store.add_hand(game_id, hand(tricks, seat), revision)
+        if what == "edit" and hands:
+            return store.replace_hand(game_id, tricks % len(hands), hand(tricks, seat), revision)
+        if what == "undo" and hands:
+            return store.undo_last_hand(game_id, revision)
+        if what == "redo":
+            return store.redo_hand(game_id, revision)
+    except HandNotFound:
+        return None
+    return None
+
+
+def without_times(game: StoredGame) -> tuple[Any, ...]:
+    return (game.revision, game.doc,
+            [{k: v for k, v in e.items() if k != "at"} for e in game.history])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(CHANGES)
+def test_both_stores_keep_the_same_game_after_any_changes(
+        folder_store: GameStore, pg_store: PgGameStore, changes: list[Any]) -> None:
+    games = {s: s.create_game(DOC) for s in (folder_store, pg_store)}
+    for change in changes:
+        for s, game in games.items():
+            games[s] = apply(s, game.id, game.revision, change) or s.get_game(game.id)
+        folder, pg = games.values()
+        assert without_times(folder) == without_times(pg)
+    folder, pg = (s.get_game(g.id) for s, g in games.items())
+    assert without_times(folder) == without_times(pg)
+    assert folder.file_doc()["hands"] == pg.file_doc()["hands"]
