@@ -565,8 +565,9 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
 
 
 #: The largest websocket message a page may send (uvicorn's default: 16 MiB). A page
-#: sends taps and short texts; a game file goes by HTTP, bounded there.
-WS_MAX_BYTES = 1024 * 1024
+#: sends taps and short texts, and a game file picked on the phone (the app refuses
+#: one over 2 MB in words: it must reach the app to be refused).
+WS_MAX_BYTES = 4 * 1024 * 1024
 #: Seconds an idle kept-alive connection is held after its last answer.
 KEEP_ALIVE_S = 5
 

@@ -264,7 +264,7 @@ class PgGameStore:
         for _ in range(20):
             game_id = secrets.token_hex(4)
             record = new_record(game_id, doc, utcnow(), history=history, by=by,
-                                follows=follows)
+                                follows=follows, origin=origin)
             inserted = conn.execute(
                 "INSERT INTO games (id, revision, record, summary, summary_rules,"
                 " follows, origin, created, updated)"
