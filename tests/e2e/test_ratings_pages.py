@@ -1,0 +1,80 @@
+"""The leaderboard, a player's page and fair teams, as a player taps through them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+from table_steps import Phone, every_phone, reads, see, seed_won_games, tap
+
+# Ann & Cid beat Bob & Dee eight times; then six games among seven players.
+SEATINGS = [["Ann", "Bob", "Cid", "Dee"]] * 8 + [
+    ["Eve", "Ann", "Fay", "Bob"], ["Cid", "Gus", "Eve", "Dee"], ["Fay", "Bob", "Ann", "Gus"],
+    ["Cid", "Eve", "Dee", "Fay"], ["Ann", "Dee", "Gus", "Bob"], ["Cid", "Bob", "Ann", "Eve"],
+]
+
+
+def _seeded(start_server: Callable[..., Any], tmp_path: Path) -> Any:
+    server = start_server(data_dir=tmp_path / "data")
+    seed_won_games(server.data_dir, SEATINGS)
+    return server
+
+
+def test_leaderboard_player_page_and_fair_teams(
+    page: Page, start_server: Callable[..., Any], open_app: Callable[..., float],
+    tmp_path: Path,
+) -> None:
+    server = _seeded(start_server, tmp_path)
+    open_app(page, server.url)
+    tap(page, "Leaderboard")
+    see(page, "This month")
+    # Cid won all 11 of his games and heads the board; Gus has 3 games: provisional.
+    # (A row is one button: its name holds everything it shows.)
+    row = page.get_by_role("button", name=re.compile(r"^1\. Cid, rating \d.* 11 games, 11 wins"))
+    expect(row).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile(
+        r"Gus, rating \S+, provisional .*3 games, 1 win provisional: 3 of 10 games"))).to_be_visible()
+    tap(page, re.compile(r"^\d\. Ann, rating"))
+    see(page, "With each partner")
+    reads(page, "Rating chart: Ann, 12 games")
+    # Ann's partners: Cid in nine games (eight won, and the last), Fay in two.
+    see(page, "9 games: 9 won, 0 lost")
+    see(page, "Against each pair")
+    see(page, re.compile(r"^Bob & Dee$"))
+    page.get_by_label("Back", exact=True).click()
+    tap(page, "Fair teams")
+    see(page, "Tap the 4 to 8 members here tonight.")
+    for name in ("Ann", "Bob", "Cid", "Dee"):
+        tap(page, f"{name} not here")
+    see(page, "Proposed teams")
+    # Ann & Cid always beat Bob & Dee: the fair split breaks them up.
+    see(page, re.compile(r"^(Ann & (Bob|Dee)|(Bob|Dee) & Ann)  \d+ %$"))
+    expect(page.get_by_text(re.compile(r"^Ann & Cid  \d+ %$"))).to_have_count(0)
+    tap(page, "Start this game")
+    see(page, "Who sits where")
+    # The seats are filled in: the felt in the middle names the two partnerships.
+    felt = page.get_by_text(re.compile(r"^\w+ & \w+\s+vs\s+\w+ & \w+$")).first.inner_text()
+    pairs = [set(side.split(" & ")) for side in re.split(r"\s+vs\s+", felt.strip())]
+    assert {"Ann", "Cid"} not in pairs and set().union(*pairs) == {"Ann", "Bob", "Cid", "Dee"}
+
+
+@every_phone
+def test_rating_pages_at_phone_size(
+    phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
+    tmp_path: Path, screenshot: Callable[[Page, str], Path],
+) -> None:
+    page, width, tag = phone.page, phone.width, phone.tag
+    server = _seeded(start_server, tmp_path)
+    for route, first, name in (("ratings", "Leaderboard", "leaderboard"),
+                               ("player/Ann", "With each partner", "player"),
+                               ("group", "Fair teams", "group")):
+        open_app(page, f"{server.url}{route}", first_text=first)
+        if name == "group":
+            for player in ("Ann", "Bob", "Cid", "Dee", "Eve"):
+                tap(page, f"{player} not here")
+            see(page, "Sitting out: ", timeout=10_000)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        screenshot(page, f"{name}-{tag}")
