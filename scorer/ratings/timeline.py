@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 from pydantic import BaseModel, ConfigDict
@@ -61,12 +62,17 @@ class Timeline:
     def name(self, key: str) -> str:
         return self.names.get(key, key)
 
-    def current(self) -> dict[str, Skill]:
-        """Each player's skill after the last game."""
+    @cached_property
+    def now(self) -> dict[str, Skill]:
+        """Each player's skill after the last game (worked out once: do not change it)."""
         now: dict[str, Skill] = {}
         for step in self.steps:
             now.update(step.after)
         return now
+
+    def current(self) -> dict[str, Skill]:
+        """Each player's skill after the last game, a copy."""
+        return dict(self.now)
 
 
 def rate_in_order(games: Iterable[DatedMatch]) -> Timeline:
@@ -213,5 +219,4 @@ def find_key(timeline: Timeline, name: str) -> str | None:
 
 def skills_of(timeline: Timeline, names: Sequence[str]) -> list[Skill | None]:
     """Each named player's skill now; None for a player with no rated game."""
-    now = timeline.current()
-    return [now.get(player_key(n)) for n in names]
+    return [timeline.now.get(player_key(n)) for n in names]

@@ -25,7 +25,7 @@ def _seeded(start_server: Callable[..., Any], tmp_path: Path) -> Any:
 
 def test_leaderboard_player_page_and_fair_teams(
     page: Page, start_server: Callable[..., Any], open_app: Callable[..., float],
-    tmp_path: Path,
+    tmp_path: Path, screenshot: Callable[[Page, str], Path],
 ) -> None:
     server = _seeded(start_server, tmp_path)
     open_app(page, server.url)
@@ -59,6 +59,11 @@ def test_leaderboard_player_page_and_fair_teams(
     felt = page.get_by_text(re.compile(r"^\w+ & \w+\s+vs\s+\w+ & \w+$")).first.inner_text()
     pairs = [set(side.split(" & ")) for side in re.split(r"\s+vs\s+", felt.strip())]
     assert {"Ann", "Cid"} not in pairs and set().union(*pairs) == {"Ann", "Bob", "Cid", "Dee"}
+    tap(page, "Draw at random")
+    tap(page, "Start game")
+    # Before the first hand the sheet gives each team its chance, from the ratings.
+    see(page, re.compile(r"^Chance to win: \w+ & \w+ \d+\s%, \w+ & \w+ \d+\s%$"))
+    screenshot(page, "sheet-chances-390x844-light")
 
 
 @every_phone
