@@ -53,6 +53,7 @@ from scorer.web.compression import (
 )
 from scorer.web.crash_notice import CrashNoticeMiddleware
 from scorer.web.flet_names import app_sources, flet_names, resolve_flet_names
+from scorer.web.leaderboard import add_leaderboard_routes
 from scorer.web.page_script import PageScriptApp
 from scorer.web.reconnect import ReconnectScriptMiddleware, add_reconnect_routes
 from scorer.web.sessions import LIMITS, ServerSessions, SessionGuard
@@ -224,6 +225,9 @@ def add_club_night(app: FastAPI) -> BoardHub:
     CONFIG.game_saved = game_saved
     add_club_routes(app, club_events, lambda: CONFIG.import_key, lambda: CONFIG.server_urls,
                     hub)
+    from scorer.app.store_access import get_store
+
+    add_leaderboard_routes(app, get_store)
     return hub
 
 
