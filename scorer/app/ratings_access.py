@@ -8,19 +8,22 @@ fills: today every finished game of the folder is the group's.
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 from datetime import datetime
 from typing import Final
 
 from scorer.ratings.model import match_of
 from scorer.ratings.sources import finished_at
-from scorer.ratings.timeline import DatedMatch, Timeline, rate_in_order
+from scorer.ratings.timeline import BoardRow, DatedMatch, Timeline, leaderboard, rate_in_order
 from scorer.store import GameNotFound, GameStore
 from scorer.store.models import GameSummary
 
 SEASONS: Final = (("all", "All"), ("year", "This year"), ("month", "This month"))
 """The seasons offered as taps: key and label."""
 ALL_GAMES: Final = "all"
+TRUSTED_AFTER_NS: Final = 1_000_000_000
 
 
 def season_start(season: str, now: datetime | None = None) -> datetime | None:
@@ -48,11 +51,16 @@ class RatedFolder:
         self._lock = threading.Lock()
         self._dated: dict[tuple[str, int], DatedMatch | None] = {}
         self._made: tuple[tuple[tuple[str, int], ...], Timeline] | None = None
+        self._seen: int | None = None
+        self._boards: dict[tuple[int, str, datetime | None], tuple[Timeline, list[BoardRow]]] = {}
         self.rated = 0
         """How many times the games were rated (a test reads it: not at every visit)."""
 
     def timeline(self, group: str | None = None) -> Timeline:
         with self._lock:
+            folder = self._folder_mark()
+            if self._made is not None and folder is not None and folder == self._seen:
+                return self._made[1]
             summaries = games_of(self.store.list_games(), group)
             finished = [s for s in summaries if s.winner is not None]
             key = tuple(sorted((s.id, s.revision) for s in finished))
@@ -66,7 +74,36 @@ class RatedFolder:
                                key=lambda d: (d.when, d.game_id))
                 self._made = (key, rate_in_order(games))
                 self.rated += 1
+            self._seen = folder
             return self._made[1]
+
+    def _folder_mark(self) -> int | None:
+        """The games folder's change time, when it can be trusted to show any change
+        since: every save replaces a game's file (a new entry in the folder), so an
+        unchanged folder has the same games, and listing 5,000 files is skipped.
+        None (list the games) while the folder changed in the last second: a change in
+        the same tick of the file system's clock would leave the time as it was."""
+        try:
+            changed = os.stat(self.store.games_dir).st_mtime_ns
+        except OSError:
+            return None
+        if time.time_ns() - changed < TRUSTED_AFTER_NS:
+            return None
+        return changed
+
+    def board(self, season: str) -> list[BoardRow]:
+        """The leaderboard of a season, worked out once per change of the games (and
+        per day, since a season starts on a date)."""
+        timeline = self.timeline()
+        since = season_start(season)
+        key = (id(timeline), season, since)
+        with self._lock:
+            found = self._boards.get(key)
+            if found is None or found[0] is not timeline:
+                found = (timeline, leaderboard(timeline, since))
+                self._boards = {k: v for k, v in self._boards.items() if v[0] is timeline}
+                self._boards[key] = found
+            return found[1]
 
     def _dated_match(self, summary: GameSummary) -> DatedMatch | None:
         found = (summary.id, summary.revision)

@@ -108,7 +108,7 @@ ROUTES: list[tuple[str, Builder]] = [
 
 
 SHEET = re.compile(rf"^/game/{GAME}$")
-ONE_VIEW = ("/", "/new")
+ONE_VIEW = ("/", "/new", "/ratings")
 """Home and New game: a switch between them, or between one of them and the sheet
 (with Record hand laid over it), refills the View on show. Each starts with a kind
 of control of its own at the top (the sheet a layer, `views.sheet.layered`; New game
