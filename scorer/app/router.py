@@ -109,11 +109,13 @@ ROUTES: list[tuple[str, Builder]] = [
 
 SHEET = re.compile(rf"^/game/{GAME}$")
 ONE_VIEW = ("/", "/new", "/ratings")
-"""Home and New game: a switch between them, or between one of them and the sheet
-(with Record hand laid over it), refills the View on show. Each starts with a kind
-of control of its own at the top (the sheet a layer, `views.sheet.layered`; New game
-`views.common.own_kind`), so the phone builds the new screen afresh and nothing of
-one screen (its scroll offset) passes to the other."""
+"""Home, New game and the leaderboard: a switch between them, or between one of them
+and the sheet (with Record hand laid over it), refills the View on show (the
+leaderboard then opens as fast as a sheet: benchmarks/bench_leaderboard.py). Each
+starts with a kind of control of its own at the top (the sheet a layer,
+`views.sheet.layered`; New game `views.common.own_kind`; the leaderboard a Row), so
+the phone builds the new screen afresh and nothing of one screen (its scroll offset)
+passes to the other."""
 
 
 def _path(route: str) -> str:

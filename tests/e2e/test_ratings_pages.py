@@ -9,6 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 from table_steps import Phone, every_phone, reads, see, seed_won_games, tap
+from test_small_screens import top
 
 # Ann & Cid beat Bob & Dee eight times; then six games among seven players.
 SEATINGS = [["Ann", "Bob", "Cid", "Dee"]] * 8 + [
@@ -83,3 +84,26 @@ def test_rating_pages_at_phone_size(
             see(page, "Sitting out: ", timeout=10_000)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         screenshot(page, f"{name}-{tag}")
+
+
+def test_home_and_the_leaderboard_each_open_at_their_top(
+    page: Page, start_server: Callable[..., Any], open_app: Callable[..., float],
+    tmp_path: Path,
+) -> None:
+    """The leaderboard refills home's View (router.ONE_VIEW): neither may open scrolled
+    where the other was left."""
+    server = _seeded(start_server, tmp_path)
+    page.set_viewport_size({"width": 360, "height": 420})  # both scroll
+    open_app(page, server.url)
+    home_top = top(page, "New game", button=True)
+    page.mouse.move(180, 300)
+    page.mouse.wheel(0, 3000)
+    page.wait_for_timeout(500)
+    assert top(page, "New game", button=True) < home_top  # home scrolled: the test can fail
+    tap(page, "Leaderboard")
+    board_top = top(page, "This month", button=True)
+    assert board_top < 140  # under the title bar, not scrolled
+    page.mouse.wheel(0, 3000)
+    expect(page.get_by_role("button", name="Fair teams")).to_be_in_viewport()
+    page.get_by_label("Back", exact=True).click()
+    assert top(page, "New game", button=True) == home_top
