@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from table_steps import Phone, every_phone, reads, see, seed_won_games, tap
+from table_steps import Phone, every_phone, reads, see, seed_game, seed_won_games, tap
 from test_small_screens import top
 
 # Ann & Cid beat Bob & Dee eight times; then six games among seven players.
@@ -63,8 +63,7 @@ def test_leaderboard_player_page_and_fair_teams(
     tap(page, "Draw at random")
     tap(page, "Start game")
     # Before the first hand the sheet gives each team its chance, from the ratings.
-    see(page, re.compile(r"^Chance to win: \w+ & \w+ \d+\s%, \w+ & \w+ \d+\s%$"))
-    screenshot(page, "sheet-chances-390x844-light")
+    see(page, re.compile(r"^Chance to win: \w+\s&\s\w+\s\d+\s%, \w+\s&\s\w+\s\d+\s%$"))
 
 
 @every_phone
@@ -74,14 +73,18 @@ def test_rating_pages_at_phone_size(
 ) -> None:
     page, width, tag = phone.page, phone.width, phone.tag
     server = _seeded(start_server, tmp_path)
+    fresh = seed_game(server.data_dir, [])  # Ann & Cid against Bob & Dee, no hand yet
     for route, first, name in (("ratings", "Leaderboard", "leaderboard"),
                                ("player/Ann", "With each partner", "player"),
-                               ("group", "Fair teams", "group")):
+                               ("group", "Fair teams", "group"),
+                               (f"game/{fresh}", "Score sheet", "sheet-chances")):
         open_app(page, f"{server.url}{route}", first_text=first)
         if name == "group":
             for player in ("Ann", "Bob", "Cid", "Dee", "Eve"):
                 tap(page, f"{player} not here")
             see(page, "Sitting out: ", timeout=10_000)
+        if name == "sheet-chances":
+            see(page, re.compile(r"^Chance to win: Ann\s&\sCid\s\d+\s%, Bob\s&\sDee\s\d+\s%$"))
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         screenshot(page, f"{name}-{tag}")
 

@@ -26,10 +26,11 @@ def chance_line(ctx: AppContext, model: GameModel) -> str | None:
         return None
     teams = ((players[0], players[2]), (players[1], players[3]))
     odds = percent_pair(chances(timeline.now, *teams))
-    names = model.game.team_names
-    # No break before a % sign: "47" and "%" on two lines read badly.
-    return (f"Chance to win: {names[0]} {odds[0]}{NO_BREAK}%, "
-            f"{names[1]} {odds[1]}{NO_BREAK}%")
+    # A line breaks only between the two teams: never inside a team ("Bob &" above
+    # "Dee 1 %"), nor before a % sign.
+    a, b = (f"{name} {pct} %".replace(" ", NO_BREAK)
+            for name, pct in zip(model.game.team_names, odds, strict=True))
+    return f"Chance to win: {a}, {b}"
 
 
 def chance_text(line: str) -> ft.Control:
