@@ -38,6 +38,13 @@ def test_leaderboard_player_page_and_fair_teams(
     expect(row).to_be_visible()
     expect(page.get_by_role("button", name=re.compile(
         r"Gus, rating \S+, 3 games, 1 win, provisional: 3 of 10 games"))).to_be_visible()
+    # The hall's TV page opens in a tab of its own.
+    with page.context.expect_page() as opened:
+        tap(page, "Leaderboard for the TV")
+    tv = opened.value
+    expect(tv.locator("#season")).to_have_text("All · 14 games")
+    expect(tv.locator("#board tbody tr").first).to_contain_text("Cid")
+    tv.close()
     tap(page, re.compile(r"^\d\. Ann, rating"))
     see(page, "With each partner")
     reads(page, "Rating chart: Ann, 12 games")

@@ -11,6 +11,7 @@ import flet as ft
 from scorer.app.context import AppContext
 from scorer.app.ratings_access import ALL_GAMES, SEASONS, rated_folder
 from scorer.app.theme import RADIUS
+from scorer.app.views.club import link_button
 from scorer.app.views.common import app_bar, screen
 from scorer.app.widgets import big_button, small_toggle
 from scorer.ratings.model import PROVISIONAL_GAMES
@@ -112,6 +113,9 @@ def leaderboard_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
                                            primary=False)]))
     body.append(ft.Row([big_button("Fair teams", lambda _e: ctx.go("/group"),
                                    icon=ft.Icons.GROUPS, primary=False)]))
+    # The hall's TV: a plain page of the server's, read across the room.
+    tv = "/leaderboard" + ("" if season == ALL_GAMES else f"?season={season}")
+    body.append(ft.Row([link_button("Leaderboard for the TV", tv, ft.Icons.TV)]))
     view = screen(route + ("" if season == ALL_GAMES else f"?season={season}"), bar, body)
     # A kind of control at the top of its own (home has a SafeArea, New game a
     # Container, the sheet a Stack): the switch from home refills the View
