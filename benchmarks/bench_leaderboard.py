@@ -9,7 +9,7 @@ hands, the score sheet. The table server starts on it and one headless Chromium
 tab (390x844) goes back and forth from home, round after round, alternating:
 
 - home → Leaderboard, timed until the leaderboard's first line is in the
-  accessibility tree (its first 25 rows are sent with it; "Show all" sends the rest);
+  accessibility tree (its first 20 rows are sent with it; "Show all" sends the rest);
 - home → Continue → the score sheet, timed until its title is.
 
 Both are taps timed the same way inside the page (bench_taps' TAP_JS: a click on

@@ -21,7 +21,7 @@ MEANS = (f"Rating: a careful estimate of skill from wins and losses. Provisional
          f"{PROVISIONAL_GAMES} games.")
 
 
-FIRST_ROWS = 25
+FIRST_ROWS = 20
 """Players shown at first: a group of 200 is a long list for a phone to build at every
 visit (the rest is a tap away)."""
 
