@@ -142,7 +142,8 @@ def main() -> int:
         finally:
             server.stop()
     print(f"first leaderboard after the start (every game rated): {first:.0f} ms")
-    print(f"home → Leaderboard ({FIRST_ROWS} of {args.members} rows): {spread(board)}")
+    rows = min(FIRST_ROWS, args.members)
+    print(f"home → Leaderboard ({rows} of {args.members} rows): {spread(board)}")
     print(f"home → score sheet (5 hands):   {spread(sheet)}")
     print(f"leaderboard / sheet: {statistics.median(board) / statistics.median(sheet):.2f} "
           f"(issue 33 §6: <= 1.5); load average {os.getloadavg()[0]:.1f}")
