@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse
 from scorer.app.ratings_access import ALL_GAMES, SEASONS, rated_folder, season_start
 from scorer.ratings.model import PROVISIONAL_GAMES
 from scorer.ratings.prematch import chances, percent_pair
-from scorer.ratings.timeline import Timeline, leaderboard, skills_of
+from scorer.ratings.timeline import BoardRow, Timeline, skills_of
 from scorer.store import GameStore
 
 PAGES = Path(__file__).resolve().parent / "club_pages"
@@ -25,13 +25,13 @@ TV_FILES = ("leaderboard.js", "leaderboard.css")
 TYPES = {".js": "text/javascript", ".css": "text/css"}
 
 
-def leaderboard_json(timeline: Timeline, season: str) -> dict[str, Any]:
-    """What the TV page draws: the season, and every player's line, best first."""
-    rows = leaderboard(timeline, season_start(season))
+def leaderboard_json(timeline: Timeline, rows: list[BoardRow], season: str) -> dict[str, Any]:
+    """What the TV page draws: the season, its games, and every player's line (`rows`,
+    the season's leaderboard), best first."""
+    since = season_start(season)
     return {
         "season": dict(SEASONS)[season],
-        "games": sum(1 for s in timeline.steps if season == ALL_GAMES
-                     or s.game.when >= (season_start(season) or s.game.when)),
+        "games": sum(1 for s in timeline.steps if since is None or s.game.when >= since),
         "provisional_games": PROVISIONAL_GAMES,
         "players": [{"rank": n, "player": r.player, "rating": round(r.rating, 1),
                      "change": round(r.change, 1), "games": r.games, "wins": r.wins,
@@ -80,9 +80,10 @@ def add_leaderboard_routes(app: FastAPI, store: Callable[[], GameStore]) -> None
         season = season if season in dict(SEASONS) else ALL_GAMES
 
         def build() -> bytes:
-            timeline = rated_folder(store()).timeline()
-            return json.dumps(leaderboard_json(timeline, season), ensure_ascii=False,
-                              separators=(",", ":")).encode()
+            folder = rated_folder(store())
+            rows = folder.board(season)
+            return json.dumps(leaderboard_json(folder.timeline(), rows, season),
+                              ensure_ascii=False, separators=(",", ":")).encode()
 
         body = await asyncio.to_thread(build)
         return Response(body, media_type="application/json",
