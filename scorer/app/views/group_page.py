@@ -3,6 +3,7 @@ members present, see the partnerships whose chances are closest to even."""
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import quote
 
 import flet as ft
@@ -12,7 +13,7 @@ from scorer.app.ratings_access import rated_folder
 from scorer.app.theme import RADIUS, SMALL_TAP
 from scorer.app.views.common import app_bar, screen
 from scorer.app.views.leaderboard import plural
-from scorer.app.widgets import big_button, section, toggle_style
+from scorer.app.widgets import Keep, big_button, section, toggle_style
 from scorer.ratings.prematch import FAIR_MAX, FAIR_MIN, Proposal, Table, fair_teams, percent_pair
 from scorer.ratings.timeline import Skill, Timeline
 
@@ -26,10 +27,10 @@ def seats_route(table: Table) -> str:
     return "/new?seats=" + quote("|".join((a, c, b, d)), safe="")
 
 
-def chance_line(table: Table) -> tuple[str, str]:
-    odds = percent_pair(table.odds)
-    return tuple(f"{' & '.join(team)}  {pct} %"  # type: ignore[return-value]
-                 for team, pct in zip(table.teams, odds, strict=True))
+def chance_lines(table: Table) -> list[str]:
+    """`Ann & Dee  53 %`, one line a team."""
+    return [f"{' & '.join(team)}  {pct} %"
+            for team, pct in zip(table.teams, percent_pair(table.odds), strict=True)]
 
 
 class GroupScreen:
@@ -41,6 +42,7 @@ class GroupScreen:
         self.members = sorted(timeline.names.values(), key=str.casefold)
         self.games = len(timeline.steps)
         self.present: list[str] = []
+        self.keep = Keep()
         self.fair = ft.Column(spacing=10)
         self.picker = ft.Row(wrap=True, spacing=6, run_spacing=6)
 
@@ -60,13 +62,15 @@ class GroupScreen:
         self.fair.controls = self.proposal_controls()
 
     def _member(self, name: str) -> ft.Control:
-        """A member's toggle, as wide as the name (a wrapped row of them)."""
+        """A member's toggle, as wide as the name (a wrapped row of them). The same
+        button from one tap to the next: a quick second tap is not lost to a redraw."""
         here = name in self.present
-        return ft.OutlinedButton(
-            content=ft.Text(name, size=17, weight=ft.FontWeight.W_600,
-                            semantics_label=f"{name} here" if here else f"{name} not here"),
-            icon=ft.Icons.CHECK if here else None, height=SMALL_TAP,
-            style=toggle_style(here), on_click=lambda _e: self.flip(name))
+        props: dict[str, Any] = {
+            "content": ft.Text(name, size=17, weight=ft.FontWeight.W_600,
+                               semantics_label=f"{name} here" if here else f"{name} not here"),
+            "icon": ft.Icons.CHECK if here else None, "style": toggle_style(here)}
+        return self.keep.control(f"member/{name}", lambda: ft.OutlinedButton(
+            **props, height=SMALL_TAP, on_click=lambda _e: self.flip(name)), props)
 
     def flip(self, name: str) -> None:
         if name in self.present:
@@ -92,7 +96,7 @@ class GroupScreen:
         return shown
 
     def _table_card(self, number: int, table: Table, numbered: bool) -> ft.Control:
-        lines = chance_line(table)
+        lines = chance_lines(table)
         title = f"Table {number}" if numbered else "Proposed teams"
         return ft.Container(
             content=ft.Column([
