@@ -15,15 +15,14 @@ from scorer.store.group_store import GROUPS_FILE, FolderGroups
 GAME = "0123abcd"
 
 
-@pytest.fixture(params=["folder"])
+@pytest.fixture(params=["folder", "postgres"])
 def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
     """A function giving the group store, made afresh over the same place each call."""
     if request.param == "folder":
         yield lambda: FolderGroups(tmp_path)
         return
-    from scorer.store.pg_groups import PgGroups
-
     from scorer.store.database import Database
+    from scorer.store.pg_groups import PgGroups
 
     db = Database(request.getfixturevalue("pg_url"))
     try:
