@@ -130,3 +130,39 @@ def test_seasons_count_their_games_and_the_change_counts_earlier_games() -> None
     assert feb["Ann"].rating_change == pytest.approx(rater.rating_of("Ann") - before)
     with pytest.raises(ValueError):
         Season(name="Backwards", start=date(2026, 2, 1), end=date(2026, 1, 1))
+
+
+GOLDEN_NAMES = ["changing_partners.json", "newcomers.json", "one_table.json"]
+
+
+@pytest.mark.parametrize("name", GOLDEN_NAMES)
+def test_golden_sequences_match_openskill_for_a_group_and_its_season(name: str) -> None:
+    from ratings_docs import by_hand, load_golden
+
+    golden = [g for g in load_golden(name) if g["winner"] is not None]
+    tables = [tuple(g["players"][s] for s in (g["winner"], 1 - g["winner"],
+                                               g["winner"] + 2, 3 - g["winner"]))
+              for g in golden]
+    games = group_games(tables)
+    members = sorted({n for g in golden for n in g["players"]})
+    expected = by_hand(golden)
+    got = group_ratings(games, members)
+    assert {p.player.casefold(): (p.mu, p.sigma, p.games, p.wins) for p in got.players} == {
+        k: (v["mu"], v["sigma"], v["games"], v["wins"]) for k, v in expected.items()}
+    lines = season_lines(games, ALL_GAMES, members)
+    assert {s.player.casefold(): s.rating_change for s in lines} == pytest.approx(
+        {k: v["rating"] for k, v in expected.items()})  # from the start, rating 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(played, st.randoms(use_true_random=False))
+def test_the_order_given_is_the_order_used_in_a_group(tables: list[tuple[str, ...]],
+                                                      rng: object) -> None:
+    from ratings_docs import by_hand
+
+    order = list(tables)
+    rng.shuffle(order)  # type: ignore[attr-defined]
+    got = group_ratings(group_games(order), NAMES)
+    expected = by_hand({"players": [t[0], t[1], t[2], t[3]], "winner": 0} for t in order)
+    assert {p.player.casefold(): p.mu for p in got.players} == {
+        k: v["mu"] for k, v in expected.items()}
