@@ -15,6 +15,7 @@ def build_parser() -> argparse.ArgumentParser:
         build_web,
         check,
         event_cmds,
+        group_cmds,
         ratings_cmds,
         serve,
         stats_cmds,
@@ -35,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     ratings_cmds.register(sub)
     build_web.register(sub)
     event_cmds.register(sub)
+    group_cmds.register(sub)
     return parser
 
 

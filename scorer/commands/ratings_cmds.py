@@ -1,4 +1,5 @@
-"""`tarabish ratings [GAME.json ...] [--json]`: openskill ratings over finished games."""
+"""`tarabish ratings [GAME.json ...] [--group G] [--json]`: openskill ratings over finished
+games, of everyone or of one group's members."""
 
 from __future__ import annotations
 
@@ -6,16 +7,23 @@ import argparse
 import json
 import os
 import sys
+from datetime import UTC, datetime
 from typing import Any
 
 from rules.errors import GameFileError
-from scorer.commands.common import EXIT_BAD_INPUT, EXIT_OK, data_dir_option
+from scorer.commands.common import EXIT_BAD_INPUT, EXIT_OK, NoStore, data_dir_option
 from scorer.commands.game_input import load_game_doc
+from scorer.commands.group_source import open_groups
 from scorer.paths import ENV_VAR, resolve_data_dir
 from scorer.ratings import PROVISIONAL_GAMES, Match, Ratings, compute_ratings
-from scorer.ratings.sources import match_of_doc, stored_matches
+from scorer.ratings.groups import GroupGame, group_ratings
+from scorer.ratings.sources import match_of_doc, stored_group_games, stored_matches
 from scorer.store import GameStore
+from scorer.store.errors import StoreError
 from scorer.terminal_text import for_terminal, json_for_terminal, label, one_line
+
+_FILE_TIME = datetime(2000, 1, 1, tzinfo=UTC)
+"""Game files are rated in the order given; their time is not read."""
 
 
 def register(sub: Any) -> None:
@@ -30,15 +38,22 @@ def register(sub: Any) -> None:
     )
     p.add_argument("files", nargs="*", metavar="GAME.json",
                    help="game files (tarabish-game/1), rated in this order")
+    p.add_argument("--group", metavar="G", help="a group's name or id: rate its games only "
+                   "(without files: its saved finished games) and list its members only")
     p.add_argument("--json", action="store_true", help="print the ratings as JSON")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    matches = _from_files(args.files) if args.files else _from_store(args)
-    if matches is None:
-        return EXIT_BAD_INPUT
-    ratings = compute_ratings(matches)
+    if args.group is not None:
+        ratings = _of_group(args)
+        if ratings is None:
+            return EXIT_BAD_INPUT
+    else:
+        matches = _from_files(args.files) if args.files else _from_store(args)
+        if matches is None:
+            return EXIT_BAD_INPUT
+        ratings = compute_ratings(matches)
     if args.json:
         print(json_for_terminal(json.dumps(ratings.contract(), ensure_ascii=False, indent=2)))
     else:
@@ -58,6 +73,27 @@ def _from_files(files: list[str]) -> list[Match] | None:
         if match is not None:
             matches.append(match)
     return matches
+
+
+def _of_group(args: argparse.Namespace) -> Ratings | None:
+    """The group's members rated over the files given (in that order), or else over its
+    saved finished games in the order they finished; None (said) on bad input."""
+    try:
+        with open_groups(args, writing=False) as place:
+            group = place.groups.get_group(args.group)
+            stored = None if args.files else stored_group_games(place.games, group.games)
+    except StoreError as e:
+        print(f"tarabish: {one_line(str(e))}", file=sys.stderr)
+        return None
+    except NoStore:
+        return None
+    if stored is not None:
+        return group_ratings(stored, group.members)
+    matches = _from_files(args.files)
+    if matches is None:
+        return None
+    return group_ratings([GroupGame(id=f"{n:08x}", match=m, finished=_FILE_TIME)
+                          for n, m in enumerate(matches)], group.members)
 
 
 def _from_store(args: argparse.Namespace) -> list[Match] | None:

@@ -84,7 +84,7 @@ the ones this browser loaded rather than every variant."""
 APP_SOURCES = ("rules", "scorer")
 APP_SKIPPED = ("scorer/server.py", "scorer/cli.py", "scorer/commands/", "scorer/web/",
                "scorer/disk_cache.py", "scorer/webbuild/", "scorer/ratings/",
-               "scorer/store/database/")
+               "scorer/store/database/", "scorer/store/pg_groups.py")
 """Server and build code: never imported in the browser (the import contracts in
 pyproject.toml keep the app and `scorer.browser` from importing them), and a
 community's database (PostgreSQL is a server's). The ratings
