@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from scorer.ratings import Match, compute_ratings
+from scorer.ratings.chances import win_chance
 from scorer.ratings.prematch import chances, fair_teams, percent_pair
 from scorer.ratings.timeline import (
     DatedMatch,
@@ -131,3 +132,17 @@ def test_fair_teams_seat_everyone_they_can(count: int) -> None:
 def test_fair_teams_need_four_to_eight(count: int) -> None:
     with pytest.raises(ValueError, match="4 to 8"):
         fair_teams({}, NAMES[:count] if count <= 8 else [*NAMES, "Ida"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(seatings)
+def test_the_pages_chance_is_the_group_modules(seats: list[tuple[str, ...]]) -> None:
+    """The pages' chance (from the timeline) and `chances.win_chance` (from the
+    ratings) agree: one prediction, two ways in (the groups branch's merged)."""
+    games = dated(seats)
+    timeline = rate_in_order(games)
+    rated = compute_ratings(g.match for g in games)
+    teams = (("Ann", "Bob"), ("Cid", "Zed"))
+    ours = chances(timeline.now, *teams)
+    theirs = win_chance(rated, *teams)
+    assert ours[0] == pytest.approx(theirs.first) and percent_pair(ours) == theirs.percents()
