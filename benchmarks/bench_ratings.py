@@ -4,6 +4,7 @@
     uv run python benchmarks/bench_ratings.py --games 1000  # a quicker look
     uv run python benchmarks/bench_ratings.py --documents   # also: from game documents
     uv run python benchmarks/bench_ratings.py --stored      # also: the command over a data folder
+    uv run python benchmarks/bench_ratings.py --group       # also: a group of 200 and 5,000 games
 
 The games are made in memory: for each pool of players (20 to 200), four
 players drawn at random per game, the winning pair drawn too, with a fixed
@@ -15,7 +16,10 @@ reading the files. With --stored, the same count of won games is saved in a
 fresh data folder (about a second a thousand games) and the whole command,
 `tarabish ratings --data-dir DIR --json`, is timed in-process (best of
 --repeats): reading every finished game's trail, ordering, rating, printing. Figures only; nothing is judged. The load average is
-printed: other work on a shared machine inflates every figure.
+printed: other work on a shared machine inflates every figure. With --group, a
+group of --members (200) and --group-games (5,000) games, one a day back from
+today: `group_ratings`, then `season_lines` for every game, this year and this
+month (every member's line), then `fair_teams` for 8 members present.
 """
 
 from __future__ import annotations
@@ -56,6 +60,8 @@ class Figures:
     """Best time of compute_ratings per pool size."""
     documents: float | None = None
     stored: float | None = None
+    group: dict[str, float] = field(default_factory=dict)
+    """With --group: best time of each group figure by name."""
     """Best time of the whole command over a data folder of `games` won games."""
 
 
@@ -97,6 +103,10 @@ def main(argv: Sequence[str] | None = None) -> Figures:
                         help="also time finding each winner from real game documents")
     parser.add_argument("--stored", action="store_true",
                         help="also time the command over a data folder of as many games")
+    parser.add_argument("--group", action="store_true",
+                        help="also time a group's ratings, seasons and fair teams")
+    parser.add_argument("--members", type=int, default=200)
+    parser.add_argument("--group-games", type=int, default=5_000)
     args = parser.parse_args(argv)
     figures = Figures(games=args.games)
     print(f"load average {os.getloadavg()[0]:.2f}; {args.games:,} games; "
@@ -119,7 +129,35 @@ def main(argv: Sequence[str] | None = None) -> Figures:
         figures.stored = time_stored(synthetic_docs(args.games, 60), args.repeats)
         print(f"tarabish ratings --data-dir over {args.games:,} saved games: "
               f"{figures.stored:.3f} s")
+    if args.group:
+        figures.group = time_group(args.members, args.group_games, args.repeats)
+        for what, seconds in figures.group.items():
+            print(f"group of {args.members} members, {args.group_games:,} games, "
+                  f"{what}: {seconds:.3f} s")
     return figures
+
+
+def time_group(members: int, games: int, repeats: int) -> dict[str, float]:
+    """Best times of a group's ratings, its seasons (every member) and fair teams."""
+    from datetime import UTC, datetime, timedelta
+
+    from scorer.ratings.chances import fair_teams
+    from scorer.ratings.groups import GroupGame, group_ratings
+    from scorer.ratings.seasons import ALL_GAMES, season_lines, this_month, this_year
+
+    now = datetime.now(UTC)
+    names = [f"Player {n}" for n in range(1, members + 1)]
+    played = [GroupGame(id=f"{n:08x}", match=m, finished=now - timedelta(days=games - n),
+                        points=(510, 420))
+              for n, m in enumerate(synthetic_matches(games, members))]
+    today = now.date()
+    ratings = group_ratings(played, names)
+    times = {"ratings": best(lambda: group_ratings(played, names), repeats)}
+    for season in (ALL_GAMES, this_year(today), this_month(today)):
+        times[f"season {season.name}"] = best(
+            lambda s=season: season_lines(played, s, names), repeats)
+    times["fair teams of 8"] = best(lambda: fair_teams(ratings, names[:8]), repeats)
+    return times
 
 
 def time_stored(docs: list[dict[str, Any]], repeats: int) -> float:

@@ -60,6 +60,7 @@ from scorer.web.connections import (
 )
 from scorer.web.crash_notice import CrashNoticeMiddleware
 from scorer.web.flet_names import app_sources, flet_names, resolve_flet_names
+from scorer.web.leaderboard import add_leaderboard_routes
 from scorer.web.live_feed import DatabaseFeed, InProcessFeed, LiveFeed
 from scorer.web.page_script import PageScriptApp
 from scorer.web.phone_site import PREFIX as PHONE_SITE_PREFIX
@@ -248,6 +249,9 @@ def add_club_night(app: FastAPI) -> BoardHub:
     CONFIG.game_saved = game_saved
     add_club_routes(app, club_events, lambda: CONFIG.import_key, lambda: CONFIG.server_urls,
                     hub)
+    from scorer.app.store_access import get_store
+
+    add_leaderboard_routes(app, get_store)
     return hub
 
 

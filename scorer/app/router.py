@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 
-from scorer.app import live
+from scorer.app import CONFIG, live
 from scorer.app.actions import RIGHTS_SCREENS, game_topic
 from scorer.app.context import AppContext
 from scorer.app.theme import PAD
@@ -61,6 +61,18 @@ def _view(module: str, name: str) -> Callable[..., ft.View]:
     return built
 
 
+RATINGS_ALONE = ("Ratings, the leaderboard and fair teams are worked out on the table "
+                 "server, not on a phone alone. Open the table server's address to see them.")
+
+
+def _rated(module: str, name: str) -> Callable[..., ft.View]:
+    """A ratings screen; on a phone alone a plain word instead (the site leaves the
+    ratings and openskill out: docs/RATINGS.md)."""
+    if CONFIG.alone:
+        return lambda ctx, *_args: message_view(ctx, "/ratings", "Leaderboard", RATINGS_ALONE)
+    return _view(module, name)
+
+
 def import_views() -> None:
     """Import every screen now (the table server at start; a phone once it shows one)."""
     for module in VIEW_MODULES:
@@ -74,9 +86,14 @@ def import_views() -> None:
 
 ROUTES: list[tuple[str, Builder]] = [
     (r"/", lambda ctx, _p, _q: _view("home", "home_view")(ctx)),
-    (r"/new", lambda ctx, _p, q: _view("new_game", "new_game_view")(ctx, q.get("again"))),
+    (r"/new", lambda ctx, _p, q: _view("new_game", "new_game_view")(
+        ctx, q.get("again"), q.get("seats"))),
     (r"/games", lambda ctx, _p, q: _view("past_games", "past_games_view")(ctx, q.get("page"))),
     (r"/stats", lambda ctx, _p, _q: _view("statistics", "statistics_view")(ctx)),
+    (r"/ratings", lambda ctx, _p, q: _rated("leaderboard", "leaderboard_view")(ctx, q)),
+    (r"/player/(?P<name>[^/]{1,200})",
+     lambda ctx, p, q: _rated("player_page", "player_view")(ctx, p["name"], q)),
+    (r"/group", lambda ctx, _p, _q: _rated("group_page", "group_view")(ctx)),
     (r"/host", lambda ctx, _p, _q: _view("table_code", "host_view")(ctx)),
     (rf"/game/{GAME}", lambda ctx, p, _q: _view("sheet", "sheet_view")(ctx, p["gid"])),
     (rf"/game/{GAME}/hand",
@@ -91,12 +108,14 @@ ROUTES: list[tuple[str, Builder]] = [
 
 
 SHEET = re.compile(rf"^/game/{GAME}$")
-ONE_VIEW = ("/", "/new")
-"""Home and New game: a switch between them, or between one of them and the sheet
-(with Record hand laid over it), refills the View on show. Each starts with a kind
-of control of its own at the top (the sheet a layer, `views.sheet.layered`; New game
-`views.common.own_kind`), so the phone builds the new screen afresh and nothing of
-one screen (its scroll offset) passes to the other."""
+ONE_VIEW = ("/", "/new", "/ratings")
+"""Home, New game and the leaderboard: a switch between them, or between one of them
+and the sheet (with Record hand laid over it), refills the View on show (the
+leaderboard then opens as fast as a sheet: benchmarks/bench_leaderboard.py). Each
+starts with a kind of control of its own at the top (the sheet a layer,
+`views.sheet.layered`; New game `views.common.own_kind`; the leaderboard a Row), so
+the phone builds the new screen afresh and nothing of one screen (its scroll offset)
+passes to the other."""
 
 
 def _path(route: str) -> str:

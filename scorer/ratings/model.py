@@ -85,33 +85,57 @@ class Ratings(BaseModel):
         return {"model": MODEL_NAME, "players": [p.contract() for p in self.players]}
 
 
+class Rater:
+    """Ratings built one match at a time: `add` each match in order, read `ratings()`.
+
+    `compute_ratings(matches)` is exactly a fresh Rater given every match in turn,
+    so an incremental update and a recomputation from scratch agree."""
+
+    def __init__(self) -> None:
+        self.model = PlackettLuce()
+        self.current: dict[str, PlackettLuceRating] = {}
+        self.names: dict[str, str] = {}
+        self.games: dict[str, int] = {}
+        self.wins: dict[str, int] = {}
+        self.count = 0
+
+    def add(self, match: Match) -> None:
+        """Rate one more match after the ones already added."""
+        self.count += 1
+        sides = (match.winners, match.losers)
+        keys = [[player_key(name) for name in side] for side in sides]
+        teams = [[self.current.get(key) or self.model.rating() for key in side]
+                 for side in keys]
+        rated = self.model.rate(teams)  # listed order is the rank: winners first
+        for side, (side_names, side_keys, new) in enumerate(zip(sides, keys, rated, strict=True)):
+            for name, key, rating in zip(side_names, side_keys, new, strict=True):
+                self.current[key] = rating
+                self.names[key] = name.strip()
+                self.games[key] = self.games.get(key, 0) + 1
+                self.wins[key] = self.wins.get(key, 0) + (side == 0)
+
+    def rating_of(self, name: str) -> float:
+        """`name`'s rating now (mu - 3 sigma); the model's starting one if unrated."""
+        r = self.current.get(player_key(name)) or self.model.rating()
+        return float(r.mu - 3 * r.sigma)
+
+    def ratings(self) -> Ratings:
+        """Every player rated so far, highest rating first."""
+        players = [
+            PlayerRating(player=self.names[key], mu=r.mu, sigma=r.sigma,
+                         rating=r.mu - 3 * r.sigma, games=self.games[key], wins=self.wins[key])
+            for key, r in self.current.items()
+        ]
+        players.sort(key=lambda p: (-p.rating, player_key(p.player)))
+        return Ratings(games=self.count, players=tuple(players))
+
+
 def compute_ratings(matches: Iterable[Match]) -> Ratings:
     """Rate `matches` one after another, in the order given, from the model's defaults.
 
     A player is a name with capitals and outer spaces ignored (as the
     statistics count them) and is shown as typed in their latest match."""
-    model = PlackettLuce()
-    current: dict[str, PlackettLuceRating] = {}
-    names: dict[str, str] = {}
-    games: dict[str, int] = {}
-    wins: dict[str, int] = {}
-    count = 0
+    rater = Rater()
     for match in matches:
-        count += 1
-        sides = (match.winners, match.losers)
-        keys = [[player_key(name) for name in side] for side in sides]
-        teams = [[current.get(key) or model.rating() for key in side] for side in keys]
-        rated = model.rate(teams)  # listed order is the rank: winners first
-        for side, (side_names, side_keys, new) in enumerate(zip(sides, keys, rated, strict=True)):
-            for name, key, rating in zip(side_names, side_keys, new, strict=True):
-                current[key] = rating
-                names[key] = name.strip()
-                games[key] = games.get(key, 0) + 1
-                wins[key] = wins.get(key, 0) + (side == 0)
-    players = [
-        PlayerRating(player=names[key], mu=r.mu, sigma=r.sigma, rating=r.mu - 3 * r.sigma,
-                     games=games[key], wins=wins[key])
-        for key, r in current.items()
-    ]
-    players.sort(key=lambda p: (-p.rating, player_key(p.player)))
-    return Ratings(games=count, players=tuple(players))
+        rater.add(match)
+    return rater.ratings()

@@ -3,13 +3,14 @@ games of a data folder in the order they finished."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from rules.game_file import parse_game
 from rules.replay import replay
 from rules.stats import player_key
+from scorer.ratings.groups import GroupGame
 from scorer.ratings.model import Match, match_of
 from scorer.store import GameNotFound, GameStore
 
@@ -43,12 +44,16 @@ def finished_at(history: Sequence[dict[str, Any]], hands: int, fallback: datetim
     return fallback
 
 
-def stored_matches(store: GameStore, only: Collection[str] | None = None) -> list[Match]:
-    """The finished stored games (those of `only`, when given: a group's), in the order
-    they finished (ties by game id)."""
-    dated: list[tuple[datetime, str, Match]] = []
+def stored_group_games(store: GameStore, game_ids: Sequence[str] | None = None) -> list[GroupGame]:
+    """stored_group_games(store, game_ids=None) -> list[GroupGame]: the finished stored
+    games among `game_ids` (None: all), in the order they finished (ties by id).
+
+    Unfinished, deleted or unreadable games are left out: deleting a game from a
+    group's list or the folder changes the ratings by recomputing."""
+    wanted = None if game_ids is None else set(game_ids)
+    games: list[GroupGame] = []
     for summary in store.list_games():
-        if summary.winner is None or (only is not None and summary.id not in only):
+        if summary.winner is None or (wanted is not None and summary.id not in wanted):
             continue
         try:
             stored = store.get_game(summary.id)
@@ -61,9 +66,17 @@ def stored_matches(store: GameStore, only: Collection[str] | None = None) -> lis
         if match is None:
             continue
         when = finished_at(stored.history, len(stored.doc.get("hands", [])), stored.updated)
-        dated.append((when, stored.id, match))
-    dated.sort(key=lambda row: (row[0], row[1]))
-    return [match for _when, _id, match in dated]
+        won = summary.totals[summary.winner]
+        lost = summary.totals[1 - summary.winner]
+        games.append(GroupGame(id=stored.id, match=match, finished=when, points=(won, lost)))
+    games.sort(key=lambda g: (g.finished, g.id))
+    return games
+
+
+def stored_matches(store: GameStore, only: Sequence[str] | None = None) -> list[Match]:
+    """The finished stored games (those of `only`, when given: a group's), in the order
+    they finished (ties by game id)."""
+    return [game.match for game in stored_group_games(store, only)]
 
 
 def as_members(matches: Sequence[Match], members: Sequence[str]) -> list[Match]:

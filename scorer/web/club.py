@@ -26,6 +26,7 @@ from pathlib import Path
 from fastapi import FastAPI, Request, Response
 from starlette.responses import HTMLResponse, JSONResponse
 
+from scorer.app.ratings_access import rated_folder
 from scorer.events.board import board_json
 from scorer.events.night import seat_names
 from scorer.events.requests import EVENT_PATH, answer
@@ -35,6 +36,7 @@ from scorer.local_import import error_answer, read_payload
 from scorer.rights import get_rights
 from scorer.sharing import game_url, qr_svg, share_bases
 from scorer.store.errors import NotSaved, StoreError
+from scorer.web.leaderboard import with_chances
 
 PAGES = Path(__file__).resolve().parent / "club_pages"
 _ID_RE = re.compile(r"^[0-9a-f]{8}$")
@@ -123,7 +125,7 @@ class BoardHub:
             if kept is None or kept[0] != version:
                 service = self.service()
                 body = await asyncio.to_thread(
-                    lambda: json.dumps(board_json(service.view(event_id)),
+                    lambda: json.dumps(_board_with_chances(service, event_id),
                                        ensure_ascii=False, separators=(",", ":")).encode())
                 self.builds += 1
                 tag = hashlib.sha256(body).hexdigest()[:16]
@@ -152,6 +154,14 @@ class BoardHub:
             except TimeoutError:
                 return False
         return False
+
+
+def _board_with_chances(service: EventService, event_id: str) -> dict[str, object]:
+    """The board's state, with each team's chance on the tables yet to play a hand."""
+    board = board_json(service.view(event_id))
+    if any(not t["hands"] for t in board["tables"]):
+        board = with_chances(board, rated_folder(service.games).timeline())
+    return board
 
 
 def add_club_routes(app: FastAPI, service: Callable[[], EventService],

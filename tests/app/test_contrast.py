@@ -108,9 +108,11 @@ def variables(block: str) -> dict[str, str]:
     return dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{3,6})", block))
 
 
-def board_pairs() -> list[tuple[str, str, str, str]]:
-    """(mode, rule, words, ground) for every rule of board.css that colours words."""
-    light, dark = css_blocks((CLUB_PAGES / "board.css").read_text())
+def board_pairs(name: str = "board.css", grounds_of_words: tuple[str, ...] = ("bg", "card")
+                ) -> list[tuple[str, str, str, str]]:
+    """(mode, rule, words, ground) for every rule of a page (board.css) that colours
+    words; words on their own ground, else on each of `grounds_of_words`."""
+    light, dark = css_blocks((CLUB_PAGES / name).read_text())
     out = []
     for mode, values in (("light", variables(light)), ("dark", variables(light) | variables(dark))):
         for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", light):
@@ -119,7 +121,7 @@ def board_pairs() -> list[tuple[str, str, str, str]]:
                 continue
             own = re.search(r"background:\s*var\(--([\w-]+)\)", body)
             # Words on their own ground, else on the page or on a table's card.
-            grounds = [own.group(1)] if own else ["bg", "card"]
+            grounds = [own.group(1)] if own else list(grounds_of_words)
             for ground in grounds:
                 out.append((mode, selector.strip(), values[words.group(1)], values[ground]))
     return out
@@ -143,9 +145,12 @@ def test_the_css_pairs_are_found() -> None:
     assert {p[0] for p in cards} == {"light", "dark"} and len(cards) >= 4
 
 
-@pytest.mark.parametrize("page", ["board", "cards"])
+@pytest.mark.parametrize("page", ["board", "cards", "leaderboard"])
 def test_club_page_colours_are_readable(page: str) -> None:
-    pairs = board_pairs() if page == "board" else cards_pairs()
+    # The TV leaderboard's words lie on the page and on every other row's band.
+    pairs = (board_pairs() if page == "board" else cards_pairs() if page == "cards"
+             else board_pairs("leaderboard.css", ("bg", "band")))
+    assert pairs
     low = [f"{mode} {rule}: {contrast(fg, bg):.2f}:1" for mode, rule, fg, bg in pairs
            if contrast(fg, bg) < 4.5]
     assert not low

@@ -58,6 +58,23 @@ def seed_game(data_dir: Path, hands: list[dict[str, Any]], **extra: Any) -> str:
     return match.group(1)
 
 
+def seed_won_games(data_dir: Path, seatings: list[list[str]]) -> None:
+    """Store one finished game per seating in one `tarabish import`, in this order:
+    the first and third named win (`data/won_game.json`'s hands, Ann & Cid's win)."""
+    hands = json.loads((Path(__file__).parents[1] / "data" / "won_game.json")
+                       .read_text("utf-8"))["hands"]
+    data_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for n, players in enumerate(seatings):
+        path = data_dir.parent / f"won-{n:03d}.json"
+        path.write_text(json.dumps({"format": "tarabish-game/1", "players": players,
+                                    "first_dealer": 3, "rules": {"forced_at": 400},
+                                    "hands": hands}), encoding="utf-8")
+        paths.append(str(path))
+    subprocess.run([sys.executable, "-m", "scorer.cli", "import", *paths,
+                    "--data-dir", str(data_dir)], capture_output=True, text=True, check=True)
+
+
 def enter_seeded_code(page: Page, game_id: str) -> None:
     """On the game's sheet or a screen that needs the code: type the code `tarabish
     import` printed, as the player who imported the game reads it off the terminal."""

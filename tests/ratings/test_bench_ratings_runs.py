@@ -37,3 +37,10 @@ def test_synthetic_documents_are_won_by_seats_0_and_2(bench: ModuleType) -> None
     docs = bench.synthetic_docs(5, 20)
     matches = bench.synthetic_matches(5, 20)
     assert [match_of_doc(doc) for doc in docs] == matches
+
+
+def test_bench_times_a_group(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    figures = bench.main(["--games", "8", "--repeats", "1", "--group", "--members", "12",
+                          "--group-games", "40"])
+    assert set(figures.group) >= {"ratings", "season All games", "fair teams of 8"}
+    assert "group of 12 members, 40 games" in capsys.readouterr().out

@@ -63,6 +63,8 @@ def home_view(ctx: AppContext) -> ft.View:
                            primary=False)]),
         ft.Row([big_button("Statistics", lambda _e: ctx.go("/stats"), icon=ft.Icons.INSIGHTS,
                            primary=False)]),
+        ft.Row([big_button("Leaderboard", lambda _e: ctx.go("/ratings"),
+                           icon=ft.Icons.LEADERBOARD, primary=False)]),
         ft.Row([big_button("Rules", lambda _e: ctx.go("/rules"), icon=ft.Icons.MENU_BOOK,
                            primary=False)]),
         ft.Row([big_button("Run checker", lambda _e: ctx.go("/check"), icon=ft.Icons.STYLE,

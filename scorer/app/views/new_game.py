@@ -38,7 +38,7 @@ SEAT_WORDS = ("You / seat 1", "Left / seat 2", "Across / seat 3", "Right / seat 
 class NewGameForm:
     """The new-game screen's state; re-renders itself on every tap."""
 
-    def __init__(self, ctx: AppContext, again: str | None) -> None:
+    def __init__(self, ctx: AppContext, again: str | None, seats: str | None = None) -> None:
         self.ctx = ctx
         self.names = ["", "", "", ""]
         self.teams = ["", ""]
@@ -50,6 +50,10 @@ class NewGameForm:
         """Play again: the finished game and the revision this phone saw it at."""
         if again:
             self._prefill(again)
+        elif seats:  # fair teams proposed them: seats 1 to 4, partners opposite
+            names = [name.strip()[:30] for name in seats.split("|")]
+            if len(names) == 4:
+                self.names = names
         self.body = ft.Column(spacing=18)
         self.felt_box = ft.Container()
         self.dealer_box = ft.Column(spacing=8)
@@ -258,8 +262,9 @@ class NewGameForm:
                          if tile.expanded else [])
         return tile
 
-def new_game_view(ctx: AppContext, again: str | None = None) -> ft.View:
-    form = NewGameForm(ctx, again)
+def new_game_view(ctx: AppContext, again: str | None = None,
+                  seats: str | None = None) -> ft.View:
+    form = NewGameForm(ctx, again, seats)
     form.body.controls = form._controls()
     start = ft.Row([big_button("Start game", lambda _e: form.start(), icon=ft.Icons.PLAY_ARROW)])
     return own_kind(screen("/new", app_bar(ctx, "New game", back_to="/"), [form.body],

@@ -14,6 +14,7 @@ from scorer.app.game_lines import NO_BREAK
 from scorer.app.game_view_model import GameModel
 from scorer.app.sheet_rows import EDITED, RowValues, sheet_values
 from scorer.app.theme import BAIT, HALF_BAIT, RADIUS, TAG_INK
+from scorer.app.views.chances import chance_line, chance_text
 from scorer.app.views.common import app_bar, keyed, message_view, screen
 from scorer.app.views.kept import Kept
 from scorer.app.views.next_game import next_game_part
@@ -261,6 +262,9 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
                  else "No hands yet: they appear here as the table records them.")
         body.append(ft.Text(first,
                             size=15, color=ft.Colors.ON_SURFACE_VARIANT))
+        odds = chance_line(ctx, model)
+        if odds is not None:
+            body.append(kept.part("chances", odds, lambda: chance_text(odds)))
     if replay.winner is not None:
         body.append(summary_details(model))  # under the hands: the winning one in view
     undone = undone_panel(ctx, model, editable)

@@ -50,12 +50,18 @@ function tableCard(t) {
   t.sides.forEach((side, n) => {
     const row = document.createElement("div");
     row.className = "side" + (t.winner === n ? " won" : "");
-    row.append(text("span", names(side), "who"), text("span", String(t.points[n]), "pts"));
+    row.append(text("span", names(side), "who"));
+    // Before the first hand: the team's chance to win, from the ratings (beside the
+    // names, not in them: the board's fitting counts a name's words).
+    if (t.chances) row.append(text("span", `${t.chances[n]}${NO_BREAK}%`, "chance"));
+    row.append(text("span", String(t.points[n]), "pts"));
     card.append(row);
   });
   if (t.note) card.append(text("p", t.note, "note"));
+  const odds = (n) => (t.chances ? ` (chance ${t.chances[n]}%)` : "");
   card.setAttribute("aria-label",
-    `Table ${t.table}: ${names(t.sides[0])} ${t.points[0]}, ${names(t.sides[1])} ${t.points[1]}`);
+    `Table ${t.table}: ${names(t.sides[0])}${odds(0)} ${t.points[0]}, ` +
+    `${names(t.sides[1])}${odds(1)} ${t.points[1]}`);
   return card;
 }
 

@@ -1,0 +1,76 @@
+"""A player's page: their rating now and over time, their record with each partner
+and against each pair of opponents."""
+
+from __future__ import annotations
+
+from urllib.parse import unquote
+
+import flet as ft
+
+from scorer.app.context import AppContext
+from scorer.app.ratings_access import ALL_GAMES, rated_folder, season_start
+from scorer.app.views.common import app_bar, screen
+from scorer.app.views.leaderboard import (
+    player_route,
+    plural,
+    rating_text,
+    season_of,
+    seasons_row,
+)
+from scorer.app.views.rating_chart import chart_legend, rating_chart
+from scorer.app.widgets import section
+from scorer.ratings.model import PROVISIONAL_GAMES
+from scorer.ratings.timeline import Record, find_key, history, records
+
+MOST_ROWS = 12
+"""Partners and pairs shown at most (the most played)."""
+
+
+def record_line(record: Record) -> str:
+    losses = record.games - record.wins
+    return f"{plural(record.games, 'game')}: {record.wins} won, {losses} lost"
+
+
+def _rows(rows: list[Record], joiner: str) -> list[ft.Control]:
+    shown: list[ft.Control] = [
+        ft.Row([ft.Text(joiner.join(r.names), size=16, weight=ft.FontWeight.W_600,
+                        expand=True),
+                ft.Text(record_line(r), size=15)])
+        for r in rows[:MOST_ROWS]]
+    if len(rows) > MOST_ROWS:
+        shown.append(ft.Text(f"…and {len(rows) - MOST_ROWS} more, less played.", size=14,
+                             color=ft.Colors.ON_SURFACE_VARIANT))
+    return shown
+
+
+def player_view(ctx: AppContext, name: str, query: dict[str, str]) -> ft.View:
+    name = unquote(name)
+    season = season_of(query)
+    route = player_route(name)
+    bar = app_bar(ctx, name, back_to="/ratings" if season == ALL_GAMES
+                  else f"/ratings?season={season}")
+    timeline = rated_folder(ctx.store).timeline()
+    key = find_key(timeline, name)
+    if key is None:
+        return screen(route, bar, [ft.Text(f"{name} has no finished game yet.", size=17)])
+    points = history(timeline, key)
+    now = points[-1]
+    shown = timeline.name(key)
+    head = f"Rating {rating_text(now.rating)}"
+    if len(points) < PROVISIONAL_GAMES:
+        head += f" · provisional ({len(points)} of {PROVISIONAL_GAMES} games)"
+    wins = sum(p.won for p in points)
+    body: list[ft.Control] = [
+        ft.Text(head, size=20, weight=ft.FontWeight.BOLD),
+        ft.Text(f"{plural(len(points), 'game')}, {plural(wins, 'win')} in all", size=15),
+        rating_chart(shown, points, ctx.dark),
+        chart_legend(ctx.dark),
+        seasons_row(ctx, route, season),
+    ]
+    partners, opponents = records(timeline, key, season_start(season))
+    if not partners:
+        body.append(ft.Text("No finished games in this season.", size=16))
+    else:
+        body.append(section("With each partner", *_rows(partners, "")))
+        body.append(section("Against each pair", *_rows(opponents, " & ")))
+    return screen(route if season == ALL_GAMES else f"{route}?season={season}", bar, body)

@@ -1,0 +1,90 @@
+"""The leaderboard for a TV across a hall: a plain page the table server serves
+itself, like the club night board (a TV needs no 5 MB client). It asks for the
+standings now and then, and shows them a page at a time when they do not fit."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, Response
+from starlette.responses import HTMLResponse
+
+from scorer.app.ratings_access import ALL_GAMES, SEASONS, rated_folder, season_start
+from scorer.ratings.model import PROVISIONAL_GAMES
+from scorer.ratings.prematch import chances, percent_pair
+from scorer.ratings.timeline import BoardRow, Timeline, skills_of
+from scorer.store import GameStore
+
+PAGES = Path(__file__).resolve().parent / "club_pages"
+TV_FILES = ("leaderboard.js", "leaderboard.css")
+TYPES = {".js": "text/javascript", ".css": "text/css"}
+
+
+def leaderboard_json(timeline: Timeline, rows: list[BoardRow], season: str) -> dict[str, Any]:
+    """What the TV page draws: the season, its games, and every player's line (`rows`,
+    the season's leaderboard), best first."""
+    since = season_start(season)
+    return {
+        "season": dict(SEASONS)[season],
+        "games": sum(1 for s in timeline.steps if since is None or s.game.when >= since),
+        "provisional_games": PROVISIONAL_GAMES,
+        "players": [{"rank": n, "player": r.player, "rating": round(r.rating, 1),
+                     "change": round(r.change, 1), "games": r.games, "wins": r.wins,
+                     "provisional": r.provisional} for n, r in enumerate(rows, 1)],
+    }
+
+
+def with_chances(board: dict[str, Any], timeline: Timeline) -> dict[str, Any]:
+    """The club night board's state with each team's chance to win (whole percents)
+    on the tables whose game has no hand yet and whose players have rated games."""
+    for table in board.get("tables", []):
+        if table.get("hands") or table.get("state") != "playing":
+            continue
+        sides = table.get("sides", [])
+        if len(sides) != 2 or not all(len(side) == 2 for side in sides):
+            continue
+        if not any(skills_of(timeline, [*sides[0], *sides[1]])):
+            continue  # nobody at the table has a rated game: nothing to go by
+        table["chances"] = list(percent_pair(chances(timeline.now, sides[0], sides[1])))
+    return board
+
+
+def add_leaderboard_routes(app: FastAPI, store: Callable[[], GameStore]) -> None:
+    """`/leaderboard` (the TV page), its state and its files; before the mount."""
+    page = (PAGES / "leaderboard.html").read_text(encoding="utf-8")
+    files = {name: (PAGES / name).read_bytes() for name in TV_FILES}
+    tags = {name: '"' + hashlib.sha256(data).hexdigest()[:20] + '"'
+            for name, data in files.items()}
+
+    @app.get("/_tv/{name}", include_in_schema=False)
+    def tv_file(name: str, request: Request) -> Response:
+        if name not in files:
+            return Response(status_code=404)
+        headers = {"ETag": tags[name], "Cache-Control": "no-cache"}
+        if tags[name] in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        return Response(files[name], media_type=TYPES[name[name.rindex("."):]],
+                        headers=headers)
+
+    @app.get("/leaderboard", include_in_schema=False)
+    def tv_page() -> Response:
+        return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/leaderboard/state", include_in_schema=False)
+    async def tv_state(season: str = ALL_GAMES) -> Response:
+        season = season if season in dict(SEASONS) else ALL_GAMES
+
+        def build() -> bytes:
+            folder = rated_folder(store())
+            rows = folder.board(season)
+            return json.dumps(leaderboard_json(folder.timeline(), rows, season),
+                              ensure_ascii=False, separators=(",", ":")).encode()
+
+        body = await asyncio.to_thread(build)
+        return Response(body, media_type="application/json",
+                        headers={"Cache-Control": "no-store"})
