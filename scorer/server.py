@@ -447,7 +447,7 @@ def print_host_code(folder: Path, game_ids: list[str]) -> None:
         print(f"  The table codes could not be saved: {exc}", flush=True)
         given = []
     if rights.community:  # the operator's admin code, shared by every process: never printed
-        print("Host code: the community's admin code (`tarabish admin-code` makes a new one)",
+        print("Host code: the community's admin code (made by: tarabish admin-code)",
               flush=True)
     else:
         code = rights.new_host_code()
