@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import unicodedata
 from datetime import datetime
 from typing import Final
 
@@ -57,7 +58,20 @@ def clean_name(name: str, what: str = "A group's name") -> str:
         raise BadGroup(f"{what} cannot be empty.")
     if len(cleaned) > NAME_MAX:
         raise BadGroup(f"{what} can have at most {NAME_MAX} characters.")
+    if any(_hidden(c) for c in cleaned):
+        raise BadGroup(f"{what} can have only letters, digits, spaces and punctuation.")
     return cleaned
+
+
+_JOINERS: Final = frozenset("\u200c\u200d")
+"""Zero-width (non-)joiners: part of how Persian names and emoji are written."""
+
+
+def _hidden(char: str) -> bool:
+    """Controls, format marks (right-to-left overrides, zero-width spaces), surrogates,
+    private and unassigned code points: they hide or reorder what a name shows, and
+    PostgreSQL refuses NUL and lone surrogates outright."""
+    return unicodedata.category(char).startswith("C") and char not in _JOINERS
 
 
 def check_id(group_id: object) -> str:
