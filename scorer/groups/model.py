@@ -6,12 +6,12 @@ import hashlib
 import hmac
 import re
 import secrets
-import unicodedata
 from datetime import datetime
 from typing import Final
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from rules.plain_text import describe, first_unsafe
 from rules.stats import player_key
 from scorer.store.errors import StoreError
 
@@ -50,7 +50,7 @@ def member_key(name: str) -> str:
 
 
 def clean_name(name: str, what: str = "A group's name") -> str:
-    """`name` trimmed; BadGroup if it is empty or too long."""
+    """`name` trimmed; BadGroup if it is empty, too long or holds a hidden character."""
     if not isinstance(name, str):
         raise BadGroup(f"{what} must be text.")
     cleaned = " ".join(name.split())
@@ -58,20 +58,11 @@ def clean_name(name: str, what: str = "A group's name") -> str:
         raise BadGroup(f"{what} cannot be empty.")
     if len(cleaned) > NAME_MAX:
         raise BadGroup(f"{what} can have at most {NAME_MAX} characters.")
-    if any(_hidden(c) for c in cleaned):
-        raise BadGroup(f"{what} can have only letters, digits, spaces and punctuation.")
+    char = first_unsafe(cleaned)
+    if char is not None:  # PostgreSQL refuses NUL and lone surrogates; a terminal obeys ESC
+        raise BadGroup(f"{what} has a hidden character in it ({describe(char)}): use "
+                       "letters, digits, spaces and punctuation only.")
     return cleaned
-
-
-_JOINERS: Final = frozenset("\u200c\u200d")
-"""Zero-width (non-)joiners: part of how Persian names and emoji are written."""
-
-
-def _hidden(char: str) -> bool:
-    """Controls, format marks (right-to-left overrides, zero-width spaces), surrogates,
-    private and unassigned code points: they hide or reorder what a name shows, and
-    PostgreSQL refuses NUL and lone surrogates outright."""
-    return unicodedata.category(char).startswith("C") and char not in _JOINERS
 
 
 def check_id(group_id: object) -> str:
