@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import math
 import re
+import threading
 from collections.abc import Callable
 
 from starlette.requests import Request
@@ -40,6 +41,9 @@ DEVICE_HEADER = "X-Tarabish-Device"
 MAX_SEND_BYTES = MAX_FILE_BYTES
 """The same bound as a game file picked on a phone (a game of 1,000 hands is ~250 KB)."""
 _DEVICE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
+_ONE_AT_A_TIME = threading.Lock()
+"""Brake checked, game stored, brake counted, as one step: sends in flight together
+otherwise all pass the check. Per process, so N processes let N-1 extra through."""
 
 TOO_BIG = "This game is too big to send."
 OUT_OF_DATE = "This page is out of date: reload it, then send the game again."
@@ -72,23 +76,31 @@ async def handle_send(request: Request, get_store: Callable[[], GameStore],
     if wait > 0:
         return _error(429, too_many(wait))
 
-    def store_it() -> tuple[str, str, bool]:
+    def store_it() -> tuple[str, str] | float:
         doc = read_game_file(bytes(body))  # here, off the event loop: up to 2 MB of JSON
         label = rights.phone_label(device)
-        game = get_store().create_game(doc, by=label, origin=origin)
-        new = rights.code(game.id) is None
-        return game.id, rights.start(game.id, device), new
+        with _ONE_AT_A_TIME:
+            wait = rights.new_games.wait_left(address)
+            if wait > 0:
+                return wait
+            game = get_store().create_game(doc, by=label, origin=origin)
+            new = rights.code(game.id) is None
+            code = rights.start(game.id, device)
+            if new:
+                rights.game_started(address)
+        return game.id, code
 
     try:
-        game_id, code, new = await asyncio.to_thread(store_it)
+        stored = await asyncio.to_thread(store_it)
     except NotAGameFile as e:
         return _error(400, f"{e} Nothing was sent.")
     except NotSaved as e:
         return _error(507, str(e))
     except (StoreError, RecursionError) as e:  # InvalidGame, mostly
         return _error(400, f"{e} Nothing was sent.")
-    if new:
-        rights.game_started(address)
+    if isinstance(stored, float):
+        return _error(429, too_many(stored))
+    game_id, code = stored
     return JSONResponse({"id": game_id, "code": code,
                          "address": game_url(str(request.base_url), game_id)})
 
