@@ -19,8 +19,10 @@ ever changed here.
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import re
+import sys
 import threading
 from collections.abc import Callable
 
@@ -47,6 +49,9 @@ otherwise all pass the check. Per process, so N processes let N-1 extra through.
 
 TOO_BIG = "This game is too big to send."
 OUT_OF_DATE = "This page is out of date: reload it, then send the game again."
+NOT_NOW = "The table server cannot keep games just now. Nothing was sent: try again later."
+
+logger = logging.getLogger(__name__)
 
 
 def too_many(seconds: float) -> str:
@@ -71,10 +76,7 @@ async def handle_send(request: Request, get_store: Callable[[], GameStore],
         if len(body) > MAX_SEND_BYTES:
             return _error(413, TOO_BIG)
     address = request.client.host if request.client else "unknown"
-    rights = get_rights()
-    wait = rights.new_games.wait_left(address)
-    if wait > 0:
-        return _error(429, too_many(wait))
+    rights = get_rights()  # its brake is asked in the thread: a database call may wait
 
     def store_it() -> tuple[str, str] | float:
         doc = read_game_file(bytes(body))  # here, off the event loop: up to 2 MB of JSON
@@ -97,12 +99,22 @@ async def handle_send(request: Request, get_store: Callable[[], GameStore],
     except NotSaved as e:
         return _error(507, str(e))
     except (StoreError, RecursionError) as e:  # InvalidGame, mostly
+        if _unreachable(e):  # its words name the database's host: for the log only
+            logger.warning("a sent game was not stored: %s", e)
+            return _error(503, NOT_NOW)
         return _error(400, f"{e} Nothing was sent.")
     if isinstance(stored, float):
         return _error(429, too_many(stored))
     game_id, code = stored
     return JSONResponse({"id": game_id, "code": code,
                          "address": game_url(str(request.base_url), game_id)})
+
+
+def _unreachable(exc: BaseException) -> bool:
+    """A community's database could not be reached (looked up, not imported: a laptop's
+    server never loads psycopg)."""
+    connect = sys.modules.get("scorer.store.database.connect")
+    return connect is not None and isinstance(exc, connect.DatabaseUnavailable)
 
 
 def _error(status: int, message: str) -> JSONResponse:
