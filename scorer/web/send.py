@@ -42,6 +42,9 @@ ORIGIN_HEADER = "X-Tarabish-Origin"
 DEVICE_HEADER = "X-Tarabish-Device"
 MAX_SEND_BYTES = MAX_FILE_BYTES
 """The same bound as a game file picked on a phone (a game of 1,000 hands is ~250 KB)."""
+SEND_READ_S = 60.0
+"""The whole body must arrive in this time (2 MB at 35 KB/s): the connection's header
+timeout is over once the headers are in, and a body that trickles forever holds one."""
 _DEVICE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
 _ONE_AT_A_TIME = threading.Lock()
 """Brake checked, game stored, brake counted, as one step: sends in flight together
@@ -49,6 +52,7 @@ otherwise all pass the check. Per process, so N processes let N-1 extra through.
 
 TOO_BIG = "This game is too big to send."
 OUT_OF_DATE = "This page is out of date: reload it, then send the game again."
+TOO_SLOW = "The game took too long to arrive: send it again."
 NOT_NOW = "The table server cannot keep games just now. Nothing was sent: try again later."
 
 logger = logging.getLogger(__name__)
@@ -71,10 +75,14 @@ async def handle_send(request: Request, get_store: Callable[[], GameStore],
     if declared.isdigit() and int(declared) > MAX_SEND_BYTES:
         return _error(413, TOO_BIG)
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_SEND_BYTES:
-            return _error(413, TOO_BIG)
+    try:
+        async with asyncio.timeout(SEND_READ_S):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_SEND_BYTES:
+                    return _error(413, TOO_BIG)
+    except TimeoutError:
+        return _error(408, TOO_SLOW)
     address = request.client.host if request.client else "unknown"
     rights = get_rights()  # its brake is asked in the thread: a database call may wait
 
