@@ -21,7 +21,7 @@ def test_a_message_over_the_limit_closes_its_connection_and_the_server_goes_on(
     page = FletClient(server.port, source="127.0.0.5")
     page.ws.send(b"\x00" + b"\x90" * (WS_MAX_BYTES + 1))
     page.pump(3.0)
-    assert page.closed
+    assert page.closed and page.ws.close_code == 1009  # too big, refused unread
     for body in (nested(100_000), nested(WS_MAX_BYTES - 16)):
         deep = FletClient(server.port, source="127.0.0.6")
         deep.ws.send(body)
