@@ -11,6 +11,7 @@ from typing import Final
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from rules.plain_text import describe, first_unsafe
 from rules.stats import player_key
 from scorer.store.errors import StoreError
 
@@ -49,7 +50,7 @@ def member_key(name: str) -> str:
 
 
 def clean_name(name: str, what: str = "A group's name") -> str:
-    """`name` trimmed; BadGroup if it is empty or too long."""
+    """`name` trimmed; BadGroup if it is empty, too long or holds a hidden character."""
     if not isinstance(name, str):
         raise BadGroup(f"{what} must be text.")
     cleaned = " ".join(name.split())
@@ -57,6 +58,10 @@ def clean_name(name: str, what: str = "A group's name") -> str:
         raise BadGroup(f"{what} cannot be empty.")
     if len(cleaned) > NAME_MAX:
         raise BadGroup(f"{what} can have at most {NAME_MAX} characters.")
+    char = first_unsafe(cleaned)
+    if char is not None:  # PostgreSQL refuses NUL and lone surrogates; a terminal obeys ESC
+        raise BadGroup(f"{what} has a hidden character in it ({describe(char)}): use "
+                       "letters, digits, spaces and punctuation only.")
     return cleaned
 
 

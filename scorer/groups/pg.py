@@ -13,8 +13,9 @@ from typing import Any
 import psycopg
 
 from scorer.groups.model import MAX_GROUPS, MAX_KEEPERS, BadGroup, Group, GroupNotFound, member_key
-from scorer.groups.service import Groups
+from scorer.groups.service import ADDRESS_FREE_TRIES, GROUP_FREE_TRIES, WAIT_CAP_S, Groups
 from scorer.rights.limiter import Backoff
+from scorer.rights.pg_limiter import PgBackoff
 from scorer.store.database.connect import Database
 
 _GROUP = "SELECT id, name, created, members, games FROM groups"
@@ -23,9 +24,14 @@ _GROUP = "SELECT id, name, created, members, games FROM groups"
 class PgGroups(Groups):
     """The groups of one community."""
 
-    def __init__(self, db: Database, backoff: Backoff | None = None,
-                 group_backoff: Backoff | None = None) -> None:
-        super().__init__(backoff, group_backoff)
+    def __init__(self, db: Database, backoff: Backoff | PgBackoff | None = None,
+                 group_backoff: Backoff | PgBackoff | None = None) -> None:
+        # The brakes live in the database: wrong codes count across processes.
+        super().__init__(
+            backoff or PgBackoff(db, "group-address", free=ADDRESS_FREE_TRIES,
+                                 cap=WAIT_CAP_S, forget_after=3600.0),
+            group_backoff or PgBackoff(db, "group-all", free=GROUP_FREE_TRIES,
+                                       cap=WAIT_CAP_S, forget_after=6 * 3600.0))
         self.db = db
 
     def _all(self) -> list[Group]:

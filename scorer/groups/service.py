@@ -15,6 +15,7 @@ import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from scorer.groups.model import (
     MAX_GAMES,
@@ -33,6 +34,9 @@ from scorer.groups.model import (
 )
 from scorer.rights.limiter import Backoff, TooManyTries, WrongCode
 
+if TYPE_CHECKING:  # psycopg only where a community's database is used
+    from scorer.rights.pg_limiter import PgBackoff
+
 ADDRESS_FREE_TRIES = 3
 GROUP_FREE_TRIES = 10
 WAIT_CAP_S = 15 * 60.0
@@ -41,12 +45,12 @@ WAIT_CAP_S = 15 * 60.0
 class Groups(ABC):
     """Every group of one data folder or one community."""
 
-    def __init__(self, backoff: Backoff | None = None,
-                 group_backoff: Backoff | None = None) -> None:
-        self.backoff = backoff or Backoff(free=ADDRESS_FREE_TRIES, cap=WAIT_CAP_S,
-                                          forget_after=3600.0)
-        self.group_backoff = group_backoff or Backoff(free=GROUP_FREE_TRIES, cap=WAIT_CAP_S,
-                                                      forget_after=6 * 3600.0)
+    def __init__(self, backoff: Backoff | PgBackoff | None = None,
+                 group_backoff: Backoff | PgBackoff | None = None) -> None:
+        self.backoff: Backoff | PgBackoff = backoff or Backoff(
+            free=ADDRESS_FREE_TRIES, cap=WAIT_CAP_S, forget_after=3600.0)
+        self.group_backoff: Backoff | PgBackoff = group_backoff or Backoff(
+            free=GROUP_FREE_TRIES, cap=WAIT_CAP_S, forget_after=6 * 3600.0)
 
     # -- the store's primitives ------------------------------------------
 

@@ -19,8 +19,11 @@ ever changed here.
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import re
+import sys
+import threading
 from collections.abc import Callable
 
 from starlette.requests import Request
@@ -39,10 +42,20 @@ ORIGIN_HEADER = "X-Tarabish-Origin"
 DEVICE_HEADER = "X-Tarabish-Device"
 MAX_SEND_BYTES = MAX_FILE_BYTES
 """The same bound as a game file picked on a phone (a game of 1,000 hands is ~250 KB)."""
+SEND_READ_S = 60.0
+"""The whole body must arrive in this time (2 MB at 35 KB/s): the connection's header
+timeout is over once the headers are in, and a body that trickles forever holds one."""
 _DEVICE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
+_ONE_AT_A_TIME = threading.Lock()
+"""Brake checked, game stored, brake counted, as one step: sends in flight together
+otherwise all pass the check. Per process, so N processes let N-1 extra through."""
 
 TOO_BIG = "This game is too big to send."
 OUT_OF_DATE = "This page is out of date: reload it, then send the game again."
+TOO_SLOW = "The game took too long to arrive: send it again."
+NOT_NOW = "The table server cannot keep games just now. Nothing was sent: try again later."
+
+logger = logging.getLogger(__name__)
 
 
 def too_many(seconds: float) -> str:
@@ -62,35 +75,54 @@ async def handle_send(request: Request, get_store: Callable[[], GameStore],
     if declared.isdigit() and int(declared) > MAX_SEND_BYTES:
         return _error(413, TOO_BIG)
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_SEND_BYTES:
-            return _error(413, TOO_BIG)
+    try:
+        async with asyncio.timeout(SEND_READ_S):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_SEND_BYTES:
+                    return _error(413, TOO_BIG)
+    except TimeoutError:
+        return _error(408, TOO_SLOW)
     address = request.client.host if request.client else "unknown"
-    rights = get_rights()
-    wait = rights.new_games.wait_left(address)
-    if wait > 0:
-        return _error(429, too_many(wait))
+    rights = get_rights()  # its brake is asked in the thread: a database call may wait
 
-    def store_it() -> tuple[str, str, bool]:
+    def store_it() -> tuple[str, str] | float:
         doc = read_game_file(bytes(body))  # here, off the event loop: up to 2 MB of JSON
         label = rights.phone_label(device)
-        game = get_store().create_game(doc, by=label, origin=origin)
-        new = rights.code(game.id) is None
-        return game.id, rights.start(game.id, device), new
+        with _ONE_AT_A_TIME:
+            wait = rights.new_games.wait_left(address)
+            if wait > 0:
+                return wait
+            game = get_store().create_game(doc, by=label, origin=origin)
+            new = rights.code(game.id) is None
+            code = rights.start(game.id, device)
+            if new:
+                rights.game_started(address)
+        return game.id, code
 
     try:
-        game_id, code, new = await asyncio.to_thread(store_it)
+        stored = await asyncio.to_thread(store_it)
     except NotAGameFile as e:
         return _error(400, f"{e} Nothing was sent.")
     except NotSaved as e:
         return _error(507, str(e))
     except (StoreError, RecursionError) as e:  # InvalidGame, mostly
+        if _unreachable(e):  # its words name the database's host: for the log only
+            logger.warning("a sent game was not stored: %s", e)
+            return _error(503, NOT_NOW)
         return _error(400, f"{e} Nothing was sent.")
-    if new:
-        rights.game_started(address)
+    if isinstance(stored, float):
+        return _error(429, too_many(stored))
+    game_id, code = stored
     return JSONResponse({"id": game_id, "code": code,
                          "address": game_url(str(request.base_url), game_id)})
+
+
+def _unreachable(exc: BaseException) -> bool:
+    """A community's database could not be reached (looked up, not imported: a laptop's
+    server never loads psycopg)."""
+    connect = sys.modules.get("scorer.store.database.connect")
+    return connect is not None and isinstance(exc, connect.DatabaseUnavailable)
 
 
 def _error(status: int, message: str) -> JSONResponse:

@@ -58,6 +58,9 @@ class Database:
         self.pool = ConnectionPool(url, min_size=min_size, max_size=max_size,
                                    timeout=POOL_TIMEOUT_S, open=False,
                                    kwargs={"autocommit": False},
+                                   # After a restart every idle connection is dead:
+                                   # a round trip first, not a failed save.
+                                   check=ConnectionPool.check_connection,
                                    name="tarabish")
         self._opened = False
 
