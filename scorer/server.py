@@ -685,7 +685,7 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
     line on stderr and exit 1. `data_dir` keeps only this machine's caches."""
     from scorer.rights import use_database
     from scorer.store.database import Database, DatabaseUnavailable, SchemaTooNew, ensure_schema
-    from scorer.store.database.connect import shown_url
+    from scorer.store.database.connect import operator_detail, shown_url
     from scorer.store.database.feed import with_writer, writer_name
 
     try:
@@ -696,7 +696,7 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
     try:
         ensure_schema(url)
     except (SchemaTooNew, DatabaseUnavailable) as exc:
-        print(f"tarabish: {exc}", file=sys.stderr)
+        print(f"tarabish: {exc}{operator_detail(exc)}", file=sys.stderr)
         return 1
     sock = _listen(host, port)
     if sock is None:

@@ -32,7 +32,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorer.store.database.connect import database_url, shown_url
+    from scorer.store.database.connect import database_url, operator_detail, shown_url
 
     try:
         url = database_url(args.database)
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         ensure_schema(url)
         code = AdminCode(db).replace()
     except StoreError as exc:  # unreachable, refused, or a newer schema: nothing changed
-        return _say(str(exc), EXIT_FAILED)
+        return _say(str(exc) + operator_detail(exc), EXIT_FAILED)
     except Exception as exc:  # a URL psycopg cannot parse, a server that is no PostgreSQL
         return _say(f"{shown_url(url)} cannot be used: {exc}", EXIT_BAD_INPUT)
     finally:

@@ -68,6 +68,7 @@ def _open_community(url: str, read_only: bool, args: argparse.Namespace) -> Any:
     Closing the store closes the database."""
     from scorer.rights import use_database
     from scorer.store.database import Database, ensure_schema
+    from scorer.store.database.connect import operator_detail
     from scorer.store.database.feed import with_writer, writer_name
     from scorer.store.errors import StoreError
     from scorer.store.pg_games import PgGameStore
@@ -75,7 +76,7 @@ def _open_community(url: str, read_only: bool, args: argparse.Namespace) -> Any:
     try:
         ensure_schema(url)
     except StoreError as exc:  # unreachable, or a newer schema: one line
-        print(f"tarabish: {one_line(str(exc))}", file=sys.stderr)
+        print(f"tarabish: {one_line(str(exc) + operator_detail(exc))}", file=sys.stderr)
         raise NoStore from exc
     db = Database(with_writer(url, writer_name("command")), min_size=0, max_size=2)
     use_database(db)

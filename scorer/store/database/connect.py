@@ -28,9 +28,18 @@ class DatabaseUnavailable(StoreError):
     """The database cannot be reached or refused us; nothing was saved."""
 
     def __init__(self, detail: str) -> None:
-        super().__init__(f"The community's database cannot be reached ({detail}): "
-                         "nothing was saved. Try again in a moment.")
+        # Phones see the message: the database's host, port and user stay in `detail`
+        # (the server's log, the operator's terminal).
+        super().__init__("The community's database cannot be reached just now: nothing "
+                         "was saved. Try again in a moment.")
         self.detail = detail
+
+
+def operator_detail(exc: BaseException) -> str:
+    """What the operator's terminal adds to a DatabaseUnavailable: the driver's own
+    words (host, port, why); empty for any other error."""
+    detail = getattr(exc, "detail", None) if isinstance(exc, DatabaseUnavailable) else None
+    return f" ({detail})" if detail else ""
 
 
 def database_url(given: str | None) -> str | None:
