@@ -2,8 +2,9 @@
 # runs two of these behind Caddy, on one PostgreSQL.
 FROM python:3.11-slim
 
-# uv, pinned, from its own image; it installs exactly what uv.lock says.
-COPY --from=ghcr.io/astral-sh/uv:0.9 /uv /uvx /bin/
+# uv, pinned (the version that wrote uv.lock), from its own image; it installs
+# exactly what uv.lock says.
+COPY --from=ghcr.io/astral-sh/uv:0.13.9 /uv /uvx /bin/
 
 WORKDIR /app
 ENV UV_LINK_MODE=copy \
