@@ -24,6 +24,7 @@ from scorer.store.game_store import GameStore
 from scorer.store.models import StoredGame
 from scorer.store.records import new_origin
 from scorer.web.send import SEND_PATH, handle_send
+from tests.in_thread import run_async
 
 MADE = {"caller": 1, "trump": "H", "points": {"team": 0, "tricks": 70}}
 DOC = {"format": "tarabish-game/1", "players": ["Ann", "Bob", "Cid", "Dee"],
@@ -79,8 +80,8 @@ def test_send_then_send_again_gives_the_same_code_and_one_game(tmp_path: Path,
                                                                  table: Table) -> None:
     ctx, prefs = phone(tmp_path), Prefs()
     game = ctx.store.create_game(DOC, origin=new_origin())
-    first = asyncio.run(send_game(ctx, game.id, prefs))
-    again = asyncio.run(send_game(ctx, game.id, prefs))
+    first = run_async(send_game(ctx, game.id, prefs))
+    again = run_async(send_game(ctx, game.id, prefs))
     assert first == again
     [stored] = table.store.list_games()
     assert first.id == stored.id and first.address == f"http://table.test/game/{stored.id}"
@@ -95,8 +96,8 @@ def test_a_game_kept_before_keys_gets_the_same_key_at_every_send(tmp_path: Path,
                                                                   table: Table) -> None:
     ctx, prefs = phone(tmp_path), Prefs()
     old = ctx.store.create_game(DOC)  # no key: kept before phones gave one
-    first = asyncio.run(send_game(ctx, old.id, prefs))
-    assert asyncio.run(send_game(ctx, old.id, prefs)) == first
+    first = run_async(send_game(ctx, old.id, prefs))
+    assert run_async(send_game(ctx, old.id, prefs)) == first
     assert len(table.store.list_games()) == 1
 
 
@@ -105,7 +106,7 @@ def test_offline_says_so_and_nothing_is_made(tmp_path: Path, table: Table) -> No
     game = ctx.store.create_game(DOC, origin=new_origin())
     table.up = False
     with pytest.raises(NotSent, match="did not answer"):
-        asyncio.run(send_game(ctx, game.id, Prefs()))
+        run_async(send_game(ctx, game.id, Prefs()))
     assert str(OFFLINE).startswith("The table server did not answer")
     assert table.store.list_games() == []
 
@@ -116,7 +117,7 @@ def test_with_no_table_server_there_is_nowhere_to_send(tmp_path: Path,
     ctx = phone(tmp_path)
     game = ctx.store.create_game(DOC)
     with pytest.raises(NotSent, match=NO_SERVER):
-        asyncio.run(send_game(ctx, game.id, Prefs()))
+        run_async(send_game(ctx, game.id, Prefs()))
 
 
 @pytest.mark.parametrize("status,text,words", [

@@ -11,6 +11,7 @@ import flet as ft
 from scorer.app.context import AppContext
 from scorer.app.router import Router
 from scorer.store import GameStore
+from tests.in_thread import run_async
 
 
 class Drawn(Router):
@@ -54,16 +55,15 @@ def test_the_address_patterns_are_compiled_once_for_every_page(tmp_path: Path) -
 def test_a_redraw_of_everything_redraws_the_game_on_show(tmp_path: Path) -> None:
     """The community's feed was cut off (scorer.app.live): the game on show is redrawn
     from the store; a screen with no game draws nothing."""
-    import asyncio
 
     from scorer.app import live
 
     shown = router(tmp_path)
     asked: list[str] = []
     shown.game_changed = asked.append  # type: ignore[method-assign]
-    asyncio.run(shown._on_redraw_all(live.REDRAW_ALL))
+    run_async(shown._on_redraw_all(live.REDRAW_ALL))
     assert asked == []
     shown.game_id = "0123abcd"
-    asyncio.run(shown._on_redraw_all("something else"))
-    asyncio.run(shown._on_redraw_all(live.REDRAW_ALL))
+    run_async(shown._on_redraw_all("something else"))
+    run_async(shown._on_redraw_all(live.REDRAW_ALL))
     assert asked == ["0123abcd"]

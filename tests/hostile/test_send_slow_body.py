@@ -18,6 +18,7 @@ from scorer.store.game_store import GameStore
 from scorer.store.records import new_origin
 from scorer.web import send
 from scorer.web.send import DEVICE_HEADER, ORIGIN_HEADER, SEND_PATH, handle_send
+from tests.in_thread import run_async
 
 
 def trickling(tmp_path: Path) -> Request:
@@ -51,7 +52,7 @@ def test_a_body_that_never_ends_is_let_go(tmp_path: Path,
         return await asyncio.wait_for(
             handle_send(trickling(tmp_path), lambda: store, lambda: rights), 10)
 
-    answer = asyncio.run(go())
+    answer = run_async(go())
     assert answer.status_code == 408
     assert "send it again" in json.loads(answer.body)["error"]
     assert store.list_games() == []

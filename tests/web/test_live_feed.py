@@ -10,6 +10,7 @@ import pytest
 from scorer.app import CONFIG, live
 from scorer.store.database.feed import Batch
 from scorer.web.live_feed import DatabaseFeed
+from tests.in_thread import run_async
 
 
 class FakePubSub:
@@ -78,4 +79,4 @@ def test_after_a_drop_every_board_works_its_state_out_again() -> None:
         assert before == {"0123abcd": 1}
         return dict(hub._versions)
 
-    assert asyncio.run(run()) == {"0123abcd": 2, "89abcdef": 1}
+    assert run_async(run()) == {"0123abcd": 2, "89abcdef": 1}
