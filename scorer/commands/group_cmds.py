@@ -19,8 +19,7 @@ from scorer.commands.common import (
     open_store,
     reports_no_store,
 )
-from scorer.groups.folder import FolderGroups
-from scorer.groups.service import Groups
+from scorer.groups.stores import groups_for
 from scorer.store import GameStore, StoreError
 from scorer.store.folder_lock import FolderBusy
 from scorer.terminal_text import for_terminal, json_for_terminal, one_line
@@ -66,16 +65,6 @@ def register(sub: Any) -> None:
     code.set_defaults(run=reports_no_store(run_code))
 
 
-def groups_beside(store: Any) -> Groups:
-    """The groups kept where `store` keeps its games."""
-    db = getattr(store, "db", None)
-    if db is not None:
-        from scorer.groups.pg import PgGroups
-
-        return PgGroups(db)
-    return FolderGroups(store.data_dir)
-
-
 def _writing(args: argparse.Namespace, what: str) -> GameStore | None:
     try:
         return open_for_writing(args, what)
@@ -97,7 +86,7 @@ def run_new(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     with store:
         try:
-            group, code = groups_beside(store).create(args.name, members=args.member)
+            group, code = groups_for(store).create(args.name, members=args.member)
         except StoreError as exc:
             return _fail(exc)
     if args.json:
@@ -115,7 +104,7 @@ def run_add(args: argparse.Namespace) -> int:
     if store is None:
         return EXIT_FAILED
     with store:
-        groups = groups_beside(store)
+        groups = groups_for(store)
         try:
             group = groups.find(args.group)
         except StoreError as exc:
@@ -141,7 +130,7 @@ def run_remove(args: argparse.Namespace) -> int:
     if store is None:
         return EXIT_FAILED
     with store:
-        groups = groups_beside(store)
+        groups = groups_for(store)
         try:
             group = groups.find(args.group)
             game_id = next((g for g in group.games if g.startswith(args.game.strip().lower())),
@@ -155,7 +144,7 @@ def run_remove(args: argparse.Namespace) -> int:
 
 def run_list(args: argparse.Namespace) -> int:
     with open_store(args) as store:
-        found = groups_beside(store).list_groups()
+        found = groups_for(store).list_groups()
     if args.json:
         print(json_for_terminal(json.dumps([g.contract() for g in found], ensure_ascii=False,
                                            indent=2)))
@@ -173,7 +162,7 @@ def run_code(args: argparse.Namespace) -> int:
     if store is None:
         return EXIT_FAILED
     with store:
-        groups = groups_beside(store)
+        groups = groups_for(store)
         try:
             group = groups.find(args.group)
             code = groups.new_code(group.id, None)

@@ -83,17 +83,17 @@ def _from_files(files: list[str]) -> list[Match] | None:
 def _group_members(args: argparse.Namespace,
                    group: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """The group's members and games; None (said on stderr) if there is no such group."""
-    from scorer.commands.group_cmds import groups_beside
+    from scorer.groups.stores import groups_for
 
     try:
         if database_of(args) is not None:
             with open_store(args) as store:
-                found = groups_beside(store).find(group)
+                found = groups_for(store).find(group)
             return found.members, found.games
         where = resolve_data_dir(getattr(args, "data_dir", None)
                                  or os.environ.get(ENV_VAR, "").strip() or None)
         with GameStore(where, read_only=True) as folder:
-            found = groups_beside(folder).find(group)
+            found = groups_for(folder).find(group)
     except NoStore:
         return None
     except (StoreError, OSError) as exc:
