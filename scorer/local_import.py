@@ -18,7 +18,7 @@ import json
 import re
 import urllib.error
 import urllib.request
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from scorer.store.errors import NotSaved, StoreError
 from scorer.store.folder_lock import FolderBusy
@@ -52,11 +52,14 @@ class HandOffFailed(Exception):
 
 # -- the command's side ------------------------------------------------------------------------
 
-def hand_to_server(busy: FolderBusy,
-                   docs: list[dict[str, Any]]) -> tuple[list[str], dict[str, str]]:
-    """Give `docs` to the server named in `busy`; returns the new ids and their table
-    codes (raises HandOffFailed)."""
-    answer = post_to_server(busy, IMPORT_PATH, {"games": docs}, "the games", "imported")
+def hand_to_server(busy: FolderBusy, docs: list[dict[str, Any]],
+                   group: str | None = None) -> tuple[list[str], dict[str, str]]:
+    """Give `docs` to the server named in `busy` (to join `group`, a group's name or id,
+    if given); returns the new ids and their table codes (raises HandOffFailed)."""
+    payload: dict[str, Any] = {"games": docs}
+    if group is not None:
+        payload["group"] = group
+    answer = post_to_server(busy, IMPORT_PATH, payload, "the games", "imported")
     ids = answer.get("ids")
     if not (isinstance(ids, list) and all(isinstance(i, str) and _ID_RE.match(i) for i in ids)):
         raise HandOffFailed(f"{busy} It gave an answer this version does not understand.")
@@ -107,18 +110,35 @@ def _error_text(e: urllib.error.HTTPError) -> str:
 
 # -- the server's side -------------------------------------------------------------------------
 
+GroupJoin: TypeAlias = "Callable[[str], Callable[[list[tuple[str, tuple[str, ...]]]], None]]"
+"""A group's name or id -> what puts games (id, players) in it; the first call raises
+a StoreError for a group that does not exist."""
+
+
 async def handle_import(request: Request, key: str | None,
                         get_store: Callable[[], GameStore],
-                        give_codes: Callable[[list[str]], dict[str, str]]) -> JSONResponse:
-    """POST IMPORT_PATH: {"games": [tarabish-game/1, ...]} -> {"ids": [...], "codes": {...}}.
+                        give_codes: Callable[[list[str]], dict[str, str]],
+                        join_group: GroupJoin | None = None) -> JSONResponse:
+    """POST IMPORT_PATH: {"games": [tarabish-game/1, ...], "group"?: name or id}
+    -> {"ids": [...], "codes": {...}}.
 
-    Every game stored gets its table code (`give_codes`), which no phone holds yet."""
+    Every game stored gets its table code (`give_codes`), which no phone holds yet; with
+    a group, the group is found first (none stored if it is not) and the games join it."""
     payload = await read_payload(request, key, "Too many games at once: nothing was imported.")
     if not isinstance(payload, dict):
         return payload
     docs = payload.get("games")
     if not (isinstance(docs, list) and docs and all(isinstance(d, dict) for d in docs)):
         return error_answer(400, "That is not a list of games: nothing was imported.")
+    group = payload.get("group")
+    join = None
+    if group is not None:
+        if not isinstance(group, str) or join_group is None:
+            return error_answer(400, "That is not a group's name: nothing was imported.")
+        try:
+            join = await asyncio.to_thread(join_group, group)
+        except StoreError as e:
+            return error_answer(400, f"{e} Nothing was imported.")
     try:
         made = await asyncio.to_thread(lambda: get_store().create_games(docs))
     except NotSaved as e:
@@ -127,6 +147,13 @@ async def handle_import(request: Request, key: str | None,
         return error_answer(400, f"{e} Nothing was imported.")
     from starlette.responses import JSONResponse
 
+    if join is not None:
+        players = [(game.id, tuple(game.doc["players"])) for game in made]
+        try:
+            await asyncio.to_thread(join, players)
+        except StoreError as e:
+            return error_answer(409, f"The games were imported but did not join the group: "
+                                f"{e}")
     ids = [game.id for game in made]
     try:
         codes = await asyncio.to_thread(give_codes, ids)

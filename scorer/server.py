@@ -30,6 +30,7 @@ import threading
 import time
 import urllib.request
 import webbrowser
+from collections.abc import Callable
 from pathlib import Path
 
 import uvicorn
@@ -176,7 +177,8 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
         # key from the lock file; see scorer.local_import).
         from scorer.app.store_access import get_store
 
-        return await handle_import(request, CONFIG.import_key, get_store, codes_for)
+        return await handle_import(request, CONFIG.import_key, get_store, codes_for,
+                                   joining_group)
 
     @app.post(SEND_PATH, include_in_schema=False)
     async def send_from_phone(request: Request) -> Response:
@@ -267,6 +269,21 @@ def codes_for(game_ids: list[str]) -> dict[str, str]:
     rights = get_rights(CONFIG.data_dir)
     rights.give_codes(game_ids)
     return {game_id: code for game_id in game_ids if (code := rights.code(game_id))}
+
+
+def joining_group(name: str) -> Callable[[list[tuple[str, tuple[str, ...]]]], None]:
+    """For `tarabish import --group` handed to this server: the group named `name`
+    (GroupNotFound if none), and what puts the imported games in it."""
+    from scorer.app.group_access import get_groups
+    from scorer.app.store_access import get_store
+
+    groups = get_groups(get_store())
+    group_id = groups.find(name).id
+
+    def join(games: list[tuple[str, tuple[str, ...]]]) -> None:
+        groups.add_games(group_id, games)
+
+    return join
 
 
 #: One compressed-bytes cache per process (build_app may be called again in tests).

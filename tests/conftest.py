@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from scorer.groups.folder import FolderGroups
+from scorer.groups.pg import PgGroups
+from scorer.groups.service import Groups
+from scorer.store.database import Database
 from tests.pg_cluster import Cluster, running_cluster
 
 
@@ -54,3 +58,16 @@ def pg_url(pg_cluster: Cluster, pg_schema_template: str) -> str:
 def pg_empty_url(pg_cluster: Cluster) -> str:
     """A fresh empty database (no schema yet): its URL."""
     return pg_cluster.new_database()
+
+
+@pytest.fixture(params=["folder", "postgresql"])
+def groups(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Groups]:
+    """Each group store the app can have: a data folder's and a community's."""
+    if request.param == "folder":
+        yield FolderGroups(tmp_path / "data")
+        return
+    db = Database(request.getfixturevalue("pg_url"))
+    try:
+        yield PgGroups(db)
+    finally:
+        db.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from scorer.commands.common import (
@@ -19,6 +20,7 @@ from scorer.commands.common import (
     open_store,
     reports_no_store,
 )
+from scorer.groups.service import Groups
 from scorer.groups.stores import groups_for
 from scorer.store import GameStore, StoreError
 from scorer.store.folder_lock import FolderBusy
@@ -65,81 +67,74 @@ def register(sub: Any) -> None:
     code.set_defaults(run=reports_no_store(run_code))
 
 
-def _writing(args: argparse.Namespace, what: str) -> GameStore | None:
+class _Said(Exception):
+    """The command has printed why it stopped (bad input)."""
+
+
+def _changing(args: argparse.Namespace, what: str,
+              act: Callable[[GameStore, Groups], str]) -> int:
+    """Run `act` on the groups with the folder held for writing; print what it returns.
+    A busy folder or a refusal is one line on stderr."""
     try:
-        return open_for_writing(args, what)
+        store = open_for_writing(args, what)
     except FolderBusy as busy:
         print(f"tarabish: {busy}", file=sys.stderr)
         print("Groups are changed by one program at a time: stop the server first, or "
               "change the group on its page.", file=sys.stderr)
-        return None
-
-
-def _fail(exc: StoreError) -> int:
-    print(f"tarabish: {one_line(str(exc))}", file=sys.stderr)
-    return EXIT_BAD_INPUT
-
-
-def run_new(args: argparse.Namespace) -> int:
-    store = _writing(args, "tarabish group new")
-    if store is None:
         return EXIT_FAILED
     with store:
         try:
-            group, code = groups_for(store).create(args.name, members=args.member)
+            said = act(store, groups_for(store))
         except StoreError as exc:
-            return _fail(exc)
-    if args.json:
-        print(json_for_terminal(json.dumps({**group.contract(), "keeper_code": code},
-                                           ensure_ascii=False, indent=2)))
-    else:
-        print(for_terminal(f"Made the group {group.name} ({group.id}). Keeper code: "
-                           f"{code[:4]} {code[4:]} (shown only now: a phone that enters it "
-                           "can change the group)."))
+            print(f"tarabish: {one_line(str(exc))}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except _Said:
+            return EXIT_BAD_INPUT
+    print(said)
     return EXIT_OK
 
 
+def run_new(args: argparse.Namespace) -> int:
+    def act(_store: GameStore, groups: Groups) -> str:
+        group, code = groups.create(args.name, members=args.member)
+        if args.json:
+            return json_for_terminal(json.dumps({**group.contract(), "keeper_code": code},
+                                                ensure_ascii=False, indent=2))
+        return for_terminal(f"Made the group {group.name} ({group.id}). Keeper code: "
+                            f"{code[:4]} {code[4:]} (shown only now: a phone that enters "
+                            "it can change the group).")
+
+    return _changing(args, "tarabish group new", act)
+
+
 def run_add(args: argparse.Namespace) -> int:
-    store = _writing(args, "tarabish group add")
-    if store is None:
-        return EXIT_FAILED
-    with store:
-        groups = groups_for(store)
-        try:
-            group = groups.find(args.group)
-        except StoreError as exc:
-            return _fail(exc)
+    def act(store: GameStore, groups: Groups) -> str:
+        group = groups.find(args.group)
         games: list[tuple[str, tuple[str, ...]]] = []
         for prefix in args.games:
             game_id = find_game(store, prefix)
             if game_id is None:
-                return EXIT_BAD_INPUT
+                raise _Said
             games.append((game_id, tuple(store.get_game(game_id).doc["players"])))
-        try:
-            after = groups.add_games(group.id, games)
-        except StoreError as exc:
-            return _fail(exc)
-    joined = len(after.games) - len(group.games)
-    print(for_terminal(f"{after.name}: {joined} game{'' if joined == 1 else 's'} added, "
-                       f"{len(after.games)} in all, {len(after.members)} members."))
-    return EXIT_OK
+        after = groups.add_games(group.id, games)
+        joined = len(after.games) - len(group.games)
+        return for_terminal(f"{after.name}: {joined} game{'' if joined == 1 else 's'} "
+                            f"added, {len(after.games)} in all, {len(after.members)} "
+                            "members.")
+
+    return _changing(args, "tarabish group add", act)
 
 
 def run_remove(args: argparse.Namespace) -> int:
-    store = _writing(args, "tarabish group remove")
-    if store is None:
-        return EXIT_FAILED
-    with store:
-        groups = groups_for(store)
-        try:
-            group = groups.find(args.group)
-            game_id = next((g for g in group.games if g.startswith(args.game.strip().lower())),
-                           args.game)
-            after = groups.remove_game(group.id, game_id)
-        except StoreError as exc:
-            return _fail(exc)
-    print(for_terminal(f"{after.name}: game {game_id} taken out, {len(after.games)} left."))
-    return EXIT_OK
+    def act(_store: GameStore, groups: Groups) -> str:
+        group = groups.find(args.group)
+        game_id = next((g for g in group.games if g.startswith(args.game.strip().lower())),
+                       args.game)
+        after = groups.remove_game(group.id, game_id)
+        return for_terminal(f"{after.name}: game {game_id} taken out, {len(after.games)} "
+                            "left.")
+
+    return _changing(args, "tarabish group remove", act)
 
 
 def run_list(args: argparse.Namespace) -> int:
@@ -158,16 +153,10 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_code(args: argparse.Namespace) -> int:
-    store = _writing(args, "tarabish group code")
-    if store is None:
-        return EXIT_FAILED
-    with store:
-        groups = groups_for(store)
-        try:
-            group = groups.find(args.group)
-            code = groups.new_code(group.id, None)
-        except StoreError as exc:
-            return _fail(exc)
-    print(for_terminal(f"New keeper code of {group.name}: {code[:4]} {code[4:]} (shown only "
-                       "now; the old one no longer works)."))
-    return EXIT_OK
+    def act(_store: GameStore, groups: Groups) -> str:
+        group = groups.find(args.group)
+        code = groups.new_code(group.id, None)
+        return for_terminal(f"New keeper code of {group.name}: {code[:4]} {code[4:]} "
+                            "(shown only now; the old one no longer works).")
+
+    return _changing(args, "tarabish group code", act)

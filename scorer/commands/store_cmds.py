@@ -35,9 +35,10 @@ from scorer.commands.common import (
 from scorer.commands.event_cmds import run_event_import
 from scorer.commands.game_input import load_game_doc
 from scorer.commands.stats_cmds import run_export_csv
+from scorer.groups.stores import groups_for
 from scorer.local_import import HandOffFailed, hand_to_server
 from scorer.store import GameNotFound, GameSummary, InvalidGame
-from scorer.store.errors import NotSaved
+from scorer.store.errors import NotSaved, StoreError
 from scorer.store.folder_lock import FolderBusy
 from scorer.store.validation import validate_doc
 from scorer.terminal_text import json_for_terminal, label, one_line
@@ -54,6 +55,8 @@ def register(sub: Any) -> None:
                    help="a club night: store one finished paper game as a table's game")
     p.add_argument("--table", metavar="T",
                    help="with --event: the table of the current round that played it")
+    p.add_argument("--group", metavar="GROUP",
+                   help="the imported games join this group (its name or id)")
     p.set_defaults(run=run_import)
 
     p = sub.add_parser(
@@ -89,11 +92,18 @@ def run_import(args: argparse.Namespace) -> int:
     if len(docs) != len(args.files):
         print("Nothing was imported.", file=sys.stderr)
         return EXIT_BAD_INPUT
+    group = getattr(args, "group", None)
     try:
         store = open_for_writing(args)
     except FolderBusy as busy:
-        return _hand_off(busy, docs)
+        return _hand_off(busy, docs, group)
     with store:
+        groups = groups_for(store)
+        try:  # the group is found before any game is stored: a wrong name stores none
+            group_id = None if group is None else groups.find(group).id
+        except StoreError as e:
+            print(f"tarabish: {one_line(str(e))} Nothing was imported.", file=sys.stderr)
+            return EXIT_BAD_INPUT
         try:
             made = store.create_games(docs)
         except NotSaved as e:
@@ -108,7 +118,20 @@ def run_import(args: argparse.Namespace) -> int:
         except NotSaved as e:  # the games are in: their codes come at the server's start
             print(f"tarabish: {e}", file=sys.stderr)
             codes = {}
+        joined = None
+        if group_id is not None:
+            try:
+                joined = groups.add_games(group_id, [(g.id, tuple(g.doc["players"]))
+                                                     for g in made])
+            except StoreError as e:
+                _print_imported(ids, codes, {game.id: game.doc for game in made})
+                print(f"tarabish: the games were imported but did not join the group: "
+                      f"{one_line(str(e))}", file=sys.stderr)
+                return EXIT_FAILED
     _print_imported(ids, codes, {game.id: game.doc for game in made})
+    if joined is not None:
+        print(f"They joined the group {joined.name} ({len(joined.games)} games).",
+              file=sys.stderr)
     return EXIT_OK
 
 
@@ -132,10 +155,11 @@ def _teams_line(doc: dict[str, Any]) -> str:
     return f"{p[0]} & {p[2]} v {p[1]} & {p[3]}"
 
 
-def _hand_off(busy: FolderBusy, docs: list[dict[str, Any]]) -> int:
-    """Give the games to the server holding the folder; it stores them."""
+def _hand_off(busy: FolderBusy, docs: list[dict[str, Any]], group: str | None) -> int:
+    """Give the games to the server holding the folder; it stores them (and puts them
+    in `group`)."""
     try:
-        ids, codes = hand_to_server(busy, docs)
+        ids, codes = hand_to_server(busy, docs, group)
     except HandOffFailed as e:
         print(f"tarabish: {e}", file=sys.stderr)
         return e.exit_code

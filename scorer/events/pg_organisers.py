@@ -8,6 +8,7 @@ import secrets
 from typing import TYPE_CHECKING
 
 from scorer.events.organisers import CODE_DIGITS, MAX_DEVICES, OrganiserCodes, _key
+from scorer.rights.pg_grants import hold, move_holders
 from scorer.rights.pg_limiter import PgBackoff
 from scorer.rights.service import ADDRESS_FREE_TRIES, GAME_FREE_TRIES, WAIT_CAP_S
 
@@ -46,7 +47,7 @@ class PgOrganiserCodes(OrganiserCodes):
             conn.execute("INSERT INTO event_codes (event_id, code) VALUES (%s, %s) "
                          "ON CONFLICT (event_id) DO NOTHING", (event_id, code))
             if token:
-                _hold(conn, event_id, _key(token))
+                hold(conn, "event_organisers", event_id, _key(token), keep=MAX_DEVICES)
             row = conn.execute("SELECT code FROM event_codes WHERE event_id = %s",
                                (event_id,)).fetchone()
         assert row is not None
@@ -57,25 +58,9 @@ class PgOrganiserCodes(OrganiserCodes):
         if old_key == new_key:
             return 0
         with self.db.connection() as conn:
-            moved = conn.execute(
-                "INSERT INTO event_organisers (event_id, device, seen) "
-                "SELECT event_id, %s, seen FROM event_organisers WHERE device = %s "
-                "ON CONFLICT (event_id, device) DO UPDATE SET seen = EXCLUDED.seen "
-                "RETURNING event_id", (new_key, old_key)).fetchall()
-            conn.execute("DELETE FROM event_organisers WHERE device = %s", (old_key,))
-        return len(moved)
+            return move_holders(conn, "event_organisers", old_key, new_key)
 
     def _grant(self, event_id: str, token: str) -> None:
         with self.db.connection() as conn:
-            _hold(conn, event_id, _key(token))
+            hold(conn, "event_organisers", event_id, _key(token), keep=MAX_DEVICES)
 
-
-def _hold(conn: object, event_id: str, key: str) -> None:
-    """`key` organises the event; at most MAX_DEVICES phones per event, seen last."""
-    execute = conn.execute  # type: ignore[attr-defined]
-    execute("INSERT INTO event_organisers (event_id, device) VALUES (%s, %s) "
-            "ON CONFLICT (event_id, device) DO UPDATE SET seen = now()", (event_id, key))
-    execute("DELETE FROM event_organisers WHERE event_id = %s AND device IN ("
-            "SELECT device FROM event_organisers WHERE event_id = %s "
-            "ORDER BY seen DESC, device OFFSET %s FOR UPDATE SKIP LOCKED)",
-            (event_id, event_id, MAX_DEVICES))

@@ -15,6 +15,7 @@ import psycopg
 from scorer.groups.model import MAX_GROUPS, MAX_KEEPERS, BadGroup, Group, GroupNotFound, member_key
 from scorer.groups.service import ADDRESS_FREE_TRIES, GROUP_FREE_TRIES, WAIT_CAP_S, Groups
 from scorer.rights.limiter import Backoff
+from scorer.rights.pg_grants import hold
 from scorer.rights.pg_limiter import PgBackoff
 from scorer.store.database.connect import Database
 
@@ -51,8 +52,7 @@ class PgGroups(Groups):
                     (group.id, group.name, member_key(group.name), group.created,
                      list(group.members), list(group.games), code_hash))
                 if keeper is not None:
-                    conn.execute("INSERT INTO group_keepers (group_id, device) VALUES (%s, %s)",
-                                 (group.id, keeper))
+                    hold(conn, "group_keepers", group.id, keeper)
         except psycopg.errors.UniqueViolation as exc:
             raise BadGroup(f"There is already a group named {group.name}.") from exc
 
@@ -92,13 +92,7 @@ class PgGroups(Groups):
 
     def _add_keeper(self, group_id: str, device: str) -> None:
         with self.db.connection() as conn:
-            conn.execute("INSERT INTO group_keepers (group_id, device) VALUES (%s, %s)"
-                         " ON CONFLICT (group_id, device) DO UPDATE SET seen = now()",
-                         (group_id, device))
-            conn.execute(  # the keepers not seen longest go first: a bound
-                "DELETE FROM group_keepers WHERE group_id = %s AND device NOT IN"
-                " (SELECT device FROM group_keepers WHERE group_id = %s"
-                "  ORDER BY seen DESC LIMIT %s)", (group_id, group_id, MAX_KEEPERS))
+            hold(conn, "group_keepers", group_id, device, keep=MAX_KEEPERS)
 
 
 def _group(row: tuple[Any, ...]) -> Group:

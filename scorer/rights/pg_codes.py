@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from scorer.rights.codes import MAX_HOSTS, NotAllowed, device_key, new_code
+from scorer.rights.pg_grants import hold, move_holders
 
 if TYPE_CHECKING:
     from scorer.store.database import Database
@@ -71,7 +72,7 @@ class PgTableCodes:
                              "SELECT %s, device FROM code_holders WHERE game_id = %s "
                              "ON CONFLICT (game_id, device) DO UPDATE SET seen = now()",
                              (game_id, follows))
-            _hold(conn, game_id, device_key(token))
+            hold(conn, "code_holders", game_id, device_key(token))
             row = conn.execute("SELECT code FROM table_codes WHERE game_id = %s",
                                (game_id,)).fetchone()
         assert row is not None
@@ -109,7 +110,7 @@ class PgTableCodes:
             if conn.execute("SELECT 1 FROM table_codes WHERE game_id = %s FOR SHARE",
                             (game_id,)).fetchone() is None:
                 raise NotAllowed("This game has no table code yet.")
-            _hold(conn, game_id, device_key(token))
+            hold(conn, "code_holders", game_id, device_key(token))
 
     def move(self, old: str, new: str) -> int:
         """Give `new` every right `old` holds (games and host) and take them from `old`;
@@ -118,18 +119,13 @@ class PgTableCodes:
         if old_key == new_key:
             return 0
         with self.db.connection() as conn:
-            games = conn.execute(
-                "INSERT INTO code_holders (game_id, device, seen) "
-                "SELECT game_id, %s, seen FROM code_holders WHERE device = %s "
-                "ON CONFLICT (game_id, device) DO UPDATE SET seen = EXCLUDED.seen "
-                "RETURNING game_id", (new_key, old_key)).fetchall()
-            conn.execute("DELETE FROM code_holders WHERE device = %s", (old_key,))
+            games = move_holders(conn, "code_holders", old_key, new_key)
             host = conn.execute(
                 "INSERT INTO hosts (device, seen) SELECT %s, seen FROM hosts WHERE device = %s "
                 "ON CONFLICT (device) DO UPDATE SET seen = EXCLUDED.seen RETURNING device",
                 (new_key, old_key)).fetchall()
             conn.execute("DELETE FROM hosts WHERE device = %s", (old_key,))
-        return len(games) + len(host)
+        return games + len(host)
 
     def forget(self, game_id: str) -> None:
         """Drop a deleted game's code and holders."""
@@ -139,11 +135,6 @@ class PgTableCodes:
     def _one(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
         with self.db.connection() as conn:
             return conn.execute(sql, params).fetchone()
-
-
-def _hold(conn: Any, game_id: str, key: str) -> None:
-    conn.execute("INSERT INTO code_holders (game_id, device) VALUES (%s, %s) "
-                 "ON CONFLICT (game_id, device) DO UPDATE SET seen = now()", (game_id, key))
 
 
 def _check_game_id(game_id: str) -> None:

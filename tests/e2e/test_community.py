@@ -71,6 +71,25 @@ def gone_after(page: Page, text: Any, since: float, timeout_s: float) -> float:
     return time.monotonic() - since
 
 
+def join_table(page: Page, open_app: Callable[..., float], url: str, game: str,
+               code: str) -> None:
+    """`page` opens `game` at `url` (a process, or the proxy in front of them) and
+    enters its table code: it may record hands there."""
+    open_app(page, f"{url}game/{game}", first_text=WATCHING)
+    page.get_by_role("button", name="Enter table code").click()
+    enter_code(page, code)
+    expect(page.get_by_role("button", name="Record hand")).to_be_visible()
+
+
+def kill_now(process: Any) -> float:
+    """kill -9 a server process and wait for it to be gone; when it was killed, in
+    epoch ms (the clock of reconnect.js's log)."""
+    killed = time.time() * 1000
+    process.kill()
+    process.wait(10)
+    return killed
+
+
 def live_again(page: Page, since_ms: float, timeout_s: float = 20.0) -> tuple[float, float]:
     """From reconnect.js's log (`window.tarabishLink`): when the page's socket closed
     after `since_ms` (epoch ms), and when the server spoke on a new one ("live")."""
@@ -112,10 +131,7 @@ def test_two_phones_on_two_processes_play_together_and_survive_a_kill(
     close_dialog(a)
 
     # B opens the game on the other process: the code entered there holds.
-    open_app(b, f"{two.url}game/{game}", first_text=WATCHING)
-    b.get_by_role("button", name="Enter table code").click()
-    enter_code(b, code)
-    expect(b.get_by_role("button", name="Record hand")).to_be_visible()
+    join_table(b, open_app, two.url, game, code)
 
     seen: list[float] = []
     for number, (saver, watcher, caller) in enumerate(
@@ -232,15 +248,10 @@ def test_a_phone_whose_process_dies_comes_back_on_another(
         game = start_game(a, two.url, open_app, ["Ada", "Ben", "Cy", "Di"])
         code = read_table_code(a)
         close_dialog(a)
-        open_app(b, f"{proxy.url}game/{game}", first_text=WATCHING)
-        b.get_by_role("button", name="Enter table code").click()
-        enter_code(b, code)
-        expect(b.get_by_role("button", name="Record hand")).to_be_visible()
+        join_table(b, open_app, proxy.url, game, code)
         save_and_time(b, a, 1, "Ada", "95")
 
-        killed = time.time() * 1000
-        one.process.kill()
-        one.process.wait(10)
+        killed = kill_now(one.process)
         closed, live = live_again(b, killed)
         print(f"\nsocket closed {closed - killed:.0f} ms after the kill, live on the other "
               f"process {live - killed:.0f} ms after it")
@@ -268,9 +279,7 @@ def test_the_same_hand_saved_through_two_processes_is_one_hand_and_one_choice(
     game = start_game(a, one.url, open_app, ["Ivy", "Jon", "Kit", "Lou"])
     code = read_table_code(a)
     close_dialog(a)
-    open_app(b, f"{two.url}game/{game}", first_text=WATCHING)
-    b.get_by_role("button", name="Enter table code").click()
-    enter_code(b, code)
+    join_table(b, open_app, two.url, game, code)
     for p, caller, points in ((a, "Ivy", "95"), (b, "Jon", "85")):
         p.get_by_role("button", name="Record hand").click()
         fill_hand(p, caller, points)

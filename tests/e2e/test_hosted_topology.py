@@ -7,18 +7,15 @@ twice."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
-from test_community import BACK_WITHIN_S, live_again, save_and_time
+from test_community import BACK_WITHIN_S, join_table, kill_now, live_again, save_and_time
 from test_sharing import (
-    WATCHING,
     close_dialog,
-    enter_code,
     hand_rows,
     read_table_code,
     start_game,
@@ -61,15 +58,11 @@ def test_a_phone_plays_through_the_proxy_while_each_process_dies_in_turn(
         code = read_table_code(host)
         close_dialog(host)
         player = new_context(ignore_https_errors=True).new_page()
-        open_app(player, f"{proxy.url}game/{game}", first_text=WATCHING)
-        player.get_by_role("button", name="Enter table code").click()
-        enter_code(player, code)
+        join_table(player, open_app, proxy.url, game, code)
         save_and_time(player, host, 1, "Ada", "95")
 
         for number, (victim, name) in enumerate(((one, "one"), (two, "two")), start=2):
-            killed = time.time() * 1000
-            victim.process.kill()
-            victim.process.wait(10)
+            killed = kill_now(victim.process)
             took = [back_and_playing(p, killed) for p in (host, player)]
             print(f"\nprocess {name} killed: its phones live again on the other "
                   f"{max(took):.2f} s after the kill")

@@ -5,29 +5,10 @@ error of its own."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
-from scorer.groups.folder import FolderGroups
 from scorer.groups.model import BadGroup
-from scorer.groups.pg import PgGroups
 from scorer.groups.service import Groups
-from scorer.store.database import Database
-
-
-@pytest.fixture(params=["folder", "postgresql"])
-def groups(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Groups]:
-    if request.param == "folder":
-        yield FolderGroups(tmp_path / "data")
-        return
-    db = Database(request.getfixturevalue("pg_url"))
-    try:
-        yield PgGroups(db)
-    finally:
-        db.close()
-
 
 CONTROL = ["Fri\x00day", "Fri\x07day", "\x1b[31mred", "Fri\u202eyad", "Ann\u200b",
            "\ud800lone"]
