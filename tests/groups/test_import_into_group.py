@@ -8,17 +8,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ratings"))
 
 from ratings_docs import game_doc
 
-from scorer.app import CONFIG, store_access
+from scorer.app import store_access
 from scorer.cli import main
 from scorer.groups.folder import FolderGroups
 from scorer.local_import import IMPORT_PATH, KEY_HEADER
 from scorer.store import GameStore
+from tests.import_server import KEY, server_taking_imports
 
 
 def files(tmp_path: Path) -> list[str]:
@@ -78,14 +78,9 @@ def test_imported_games_join_a_community_group(pg_url: str, tmp_path: Path,
 def test_the_table_server_puts_a_handed_import_in_the_group(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from scorer.server import build_app
-
     data = tmp_path / "data"
-    monkeypatch.setattr(store_access, "_store", None)
-    monkeypatch.setattr(CONFIG, "data_dir", None)
-    monkeypatch.setattr(CONFIG, "import_key", "k" * 43)
-    client = TestClient(build_app(data))
-    key = {KEY_HEADER: "k" * 43}
+    client = server_taking_imports(data, monkeypatch)
+    key = {KEY_HEADER: KEY}
     docs = [game_doc(["Ann", "Bob", "Cid", "Dee"], 0)]
     group, _code = FolderGroups(data).create("Friday bish")
 

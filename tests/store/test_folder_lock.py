@@ -17,17 +17,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 from faults import failing_writes
 from store_docs import game_doc
 
-from scorer.app import CONFIG, store_access
 from scorer.cli import main
 from scorer.commands import common as commands_common
 from scorer.local_import import IMPORT_PATH, KEY_HEADER
 from scorer.rights import TableCodes
 from scorer.store import GameStore
 from scorer.store.folder_lock import LOCK_FILE, FolderBusy
+from tests.import_server import server_taking_imports
 
 REPO = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 60.0
@@ -202,13 +201,8 @@ def test_one_process_shares_the_lock_and_lets_go_with_the_last_store(tmp_path: P
 def test_the_server_takes_imports_only_with_its_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from scorer.server import build_app
-
     data = tmp_path / "data"
-    monkeypatch.setattr(store_access, "_store", None)
-    monkeypatch.setattr(CONFIG, "data_dir", None)
-    monkeypatch.setattr(CONFIG, "import_key", "k" * 43)
-    client = TestClient(build_app(data))
+    client = server_taking_imports(data, monkeypatch)
     body = {"games": [game_doc(1), game_doc(2)]}
     for headers in ({}, {KEY_HEADER: "k" * 42}, {KEY_HEADER: "x" * 43}):
         refused = client.post(IMPORT_PATH, json=body, headers=headers)
