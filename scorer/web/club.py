@@ -37,8 +37,10 @@ from scorer.rights import get_rights
 from scorer.sharing import game_url, qr_svg, share_bases
 from scorer.store.errors import NotSaved, StoreError
 from scorer.web.leaderboard import with_chances
+from scorer.web.page_files import add_page_files
 
 PAGES = Path(__file__).resolve().parent / "club_pages"
+BOARD_FILES = ("board.js", "board.css", "cards.css")
 _ID_RE = re.compile(r"^[0-9a-f]{8}$")
 WAIT_S = 25.0
 """How long a board's request waits for a change before it is answered "nothing new"."""
@@ -169,19 +171,7 @@ def add_club_routes(app: FastAPI, service: Callable[[], EventService],
                     hub: BoardHub) -> None:
     """The board, its files, the table cards and the command door; before the mount."""
     page = (PAGES / "board.html").read_text(encoding="utf-8")
-    files = {name: (PAGES / name).read_bytes()
-             for name in ("board.js", "board.css", "cards.css")}
-    tags = {name: '"' + hashlib.sha256(data).hexdigest()[:20] + '"' for name, data in files.items()}
-    types = {"board.js": "text/javascript", "board.css": "text/css", "cards.css": "text/css"}
-
-    @app.get("/_club/{name}", include_in_schema=False)
-    def club_file(name: str, request: Request) -> Response:
-        if name not in files:
-            return Response(status_code=404)
-        headers = {"ETag": tags[name], "Cache-Control": "no-cache"}
-        if tags[name] in request.headers.get("if-none-match", ""):
-            return Response(status_code=304, headers=headers)
-        return Response(files[name], media_type=types[name], headers=headers)
+    add_page_files(app, "/_club", PAGES, BOARD_FILES)
 
     @app.get("/board/{event_id}", include_in_schema=False)
     async def board(event_id: str) -> Response:

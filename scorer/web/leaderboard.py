@@ -5,13 +5,12 @@ standings now and then, and shows them a page at a time when they do not fit."""
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Response
 from starlette.responses import HTMLResponse
 
 from scorer.app.ratings_access import ALL_GAMES, SEASONS, rated_folder, season_start
@@ -19,10 +18,10 @@ from scorer.ratings.model import PROVISIONAL_GAMES
 from scorer.ratings.prematch import chances, percent_pair
 from scorer.ratings.timeline import BoardRow, Timeline, skills_of
 from scorer.store import GameStore
+from scorer.web.page_files import add_page_files
 
 PAGES = Path(__file__).resolve().parent / "club_pages"
 TV_FILES = ("leaderboard.js", "leaderboard.css")
-TYPES = {".js": "text/javascript", ".css": "text/css"}
 
 
 def leaderboard_json(timeline: Timeline, rows: list[BoardRow], season: str) -> dict[str, Any]:
@@ -57,19 +56,7 @@ def with_chances(board: dict[str, Any], timeline: Timeline) -> dict[str, Any]:
 def add_leaderboard_routes(app: FastAPI, store: Callable[[], GameStore]) -> None:
     """`/leaderboard` (the TV page), its state and its files; before the mount."""
     page = (PAGES / "leaderboard.html").read_text(encoding="utf-8")
-    files = {name: (PAGES / name).read_bytes() for name in TV_FILES}
-    tags = {name: '"' + hashlib.sha256(data).hexdigest()[:20] + '"'
-            for name, data in files.items()}
-
-    @app.get("/_tv/{name}", include_in_schema=False)
-    def tv_file(name: str, request: Request) -> Response:
-        if name not in files:
-            return Response(status_code=404)
-        headers = {"ETag": tags[name], "Cache-Control": "no-cache"}
-        if tags[name] in request.headers.get("if-none-match", ""):
-            return Response(status_code=304, headers=headers)
-        return Response(files[name], media_type=TYPES[name[name.rindex("."):]],
-                        headers=headers)
+    add_page_files(app, "/_tv", PAGES, TV_FILES)
 
     @app.get("/leaderboard", include_in_schema=False)
     def tv_page() -> Response:
