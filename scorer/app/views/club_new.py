@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import flet as ft
@@ -22,6 +23,8 @@ from scorer.events.model import FORMAT_LINES, EventSpec, Format, suggested_round
 from scorer.store.errors import StoreError
 
 CLOCKS = (None, 30, 45, 60)
+IDENTIFY_WAITS = 50
+"""Tenths of a second to wait for the browser to say which phone this is."""
 ENTRANTS_HINT = {True: "One team a line: Ann & Bob", False: "One player a line: Ann"}
 
 
@@ -49,6 +52,11 @@ class NewEventForm:
         self.count = ft.Text(counted_entrants([], True), size=14,
                              color=ft.Colors.ON_SURFACE_VARIANT)
         self.rounds_part = ft.Column(spacing=8)
+        self.group: str | None = None
+        """The group the night is for (one this phone keeps), or None."""
+        self.present: list[str] = []
+        """Members tapped as here, in the order tapped."""
+        self.fair_line = ""
 
     # -- state --------------------------------------------------------------------------------
 
@@ -66,6 +74,45 @@ class NewEventForm:
             self.entrants.hint_text = ENTRANTS_HINT[self.format.teams]
             # "4 teams" becomes "4 players" with the format, not at the next key typed.
             self.count.value = counted_entrants(self.typed(), self.format.teams)
+        self.render()
+
+    def pick_group(self, group_id: str | None) -> None:
+        self.group = group_id
+        self.present = []
+        self.fair_line = ""
+        self.render()
+
+    def tap_member(self, name: str) -> None:
+        if name in self.present:
+            self.present.remove(name)
+        else:
+            self.present.append(name)
+        self.render()
+
+    def fill_from_present(self) -> None:
+        """Team nights: the fairest teams of those here; progressive: them as players."""
+        self.error = ""
+        if self.group is None:
+            return
+        if not self.format.teams:
+            self.entrants.value = "\n".join(self.present)
+            self.fair_line = ""
+        else:
+            try:
+                proposal = club(self.ctx).fair_teams(self.group, list(self.present))
+            except (ValueError, StoreError) as exc:
+                self.error = str(exc)
+                self.render()
+                return
+            self.entrants.value = "\n".join(" & ".join(t) for c in proposal.tables
+                                             for t in c.teams)
+            lines = [" · ".join(c.labels()) for c in proposal.tables]
+            if proposal.sitting_out:
+                lines.append("Not in a team: " + ", ".join(proposal.sitting_out))
+            self.fair_line = "\n".join(lines)
+        if self.entrants.page is not None:
+            self.entrants.update()
+        self._recount()
         self.render()
 
     def step_rounds(self, by: int) -> None:
@@ -94,7 +141,7 @@ class NewEventForm:
             spec = EventSpec.model_validate({
                 "name": without_unsafe(self.name.value or "").strip(), "format": self.format,
                 "rounds": self.rounds, "target": self.target, "house_rules": dict(self.rules),
-                "clock_minutes": self.clock,
+                "clock_minutes": self.clock, "group": self.group,
                 "teams": [tuple(e) for e in entrants] if teams else None,
                 "players": [e[0] for e in entrants] if not teams else None})
             stored = club(self.ctx).create(spec)
@@ -108,6 +155,13 @@ class NewEventForm:
         self.render()
 
     # -- drawing ------------------------------------------------------------------------------
+
+    async def when_identified(self) -> None:
+        for _ in range(IDENTIFY_WAITS):
+            await asyncio.sleep(0.1)
+            if self.ctx.actions.identified:
+                self.render()
+                return
 
     def _recount(self) -> None:
         self.count.value = counted_entrants(self.typed(), self.format.teams)
@@ -128,9 +182,9 @@ class NewEventForm:
             ft.Text(FORMAT_LINES[f][1], size=13, color=ft.Colors.ON_SURFACE_VARIANT),
         ], spacing=4) for f in Format]
         self.rounds_part.controls = self._rounds()
-        out: list[ft.Control] = [
-            self.name,
-            section("Format", *formats),
+        out: list[ft.Control] = [self.name, *self._group_choice(), section("Format", *formats),
+                                 *self._present_part()]
+        out += [
             section("Entrants", self.entrants, self.count,
                     note="Teams, or single players for a progressive night. More can be "
                          "added or withdrawn until round 1 starts."),
@@ -148,6 +202,40 @@ class NewEventForm:
         if self.error:
             out.append(notice(self.error, error=True))
         return out
+
+    def _group_choice(self) -> list[ft.Control]:
+        """For a group this phone keeps (the server checks it again at Create)."""
+        kept = club(self.ctx).kept_groups()
+        if not kept:
+            self.group = None
+            return []
+        choices = [ft.Row([small_toggle("No group", self.group is None,
+                                        lambda _e: self.pick_group(None))])]
+        choices += [ft.Row([small_toggle(g.name, self.group == g.id,
+                                         lambda _e, g=g.id: self.pick_group(g))]) for g in kept]
+        return [section("For a group", *choices,
+                        note="Its games join the group. In a progressive night partners "
+                             "are as fair as the group's ratings allow.")]
+
+    def _present_part(self) -> list[ft.Control]:
+        """Who of the group's members is here: fair teams, or the list of players."""
+        members = [] if self.group is None else club(self.ctx).group_members(self.group)
+        if not members:
+            return []
+        taps = ft.Row([small_toggle(m, m in self.present, lambda _e, m=m: self.tap_member(m),
+                                    expand=False) for m in members], wrap=True, spacing=6,
+                      run_spacing=6)
+        label = "Fair teams" if self.format.teams else "Put them in the list"
+        here: list[ft.Control] = [taps, ft.Row([big_button(f"{label} ({len(self.present)})",
+                                         lambda _e: self.fill_from_present(),
+                                         icon=ft.Icons.BALANCE, primary=False, height=48,
+                                         disabled=not self.present)])]
+        if self.fair_line:
+            here.append(ft.Text(self.fair_line, size=15))
+        return [section("Who is here", *here,
+                        note="Tap who came. Fair teams (4 to 8 players) makes the teams "
+                             "whose chances are closest to even." if self.format.teams
+                        else "Tap who came, then put them in the list of players.")]
 
     def _rounds(self) -> list[ft.Control]:
         now = self.rounds or self.suggested()
@@ -170,6 +258,10 @@ def club_new_view(ctx: AppContext) -> ft.View:
         return alone_view(ctx, route)
     form = NewEventForm(ctx)
     form.body.controls = form.controls()
+    if not ctx.actions.identified:
+        # The groups this phone keeps are known once the browser has said which phone
+        # it is: drawn again then.
+        ctx.page.run_task(form.when_identified)
     start = ft.Row([big_button("Create club night", lambda _e: form.create(),
                                icon=ft.Icons.PLAY_ARROW)])
     return screen(route, app_bar(ctx, "New club night", back_to="/club"), [form.body],
