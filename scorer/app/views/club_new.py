@@ -14,11 +14,12 @@ from rules.plain_text import without_unsafe
 from scorer.app import CONFIG
 from scorer.app.club_text import counted_entrants, parse_entrants
 from scorer.app.context import AppContext
+from scorer.app.theme import SMALL_TAP
 from scorer.app.views.club import alone_view, club
 from scorer.app.views.common import app_bar, screen
 from scorer.app.views.house_rule_rows import rule_rows
 from scorer.app.views.play_to import TARGETS, PlayTo
-from scorer.app.widgets import big_button, notice, section, small_toggle
+from scorer.app.widgets import big_button, notice, section, small_toggle, toggle_style
 from scorer.events.model import FORMAT_LINES, EventSpec, Format, suggested_rounds
 from scorer.store.errors import StoreError
 
@@ -222,8 +223,7 @@ class NewEventForm:
         members = [] if self.group is None else club(self.ctx).group_members(self.group)
         if not members:
             return []
-        taps = ft.Row([small_toggle(m, m in self.present, lambda _e, m=m: self.tap_member(m),
-                                    expand=False) for m in members], wrap=True, spacing=6,
+        taps = ft.Row([self._member(m) for m in members], wrap=True, spacing=6,
                       run_spacing=6)
         label = "Fair teams" if self.format.teams else "Put them in the list"
         here: list[ft.Control] = [taps, ft.Row([big_button(f"{label} ({len(self.present)})",
@@ -236,6 +236,15 @@ class NewEventForm:
                         note="Tap who came. Fair teams (4 to 8 players) makes the teams "
                              "whose chances are closest to even." if self.format.teams
                         else "Tap who came, then put them in the list of players.")]
+
+    def _member(self, name: str) -> ft.Control:
+        """A member's toggle, as wide as the name (a wrapped row of them)."""
+        here = name in self.present
+        return ft.OutlinedButton(
+            content=ft.Text(name, size=17, weight=ft.FontWeight.W_600,
+                            semantics_label=f"{name} here" if here else f"{name} not here"),
+            icon=ft.Icons.CHECK if here else None, style=toggle_style(here), height=SMALL_TAP,
+            on_click=lambda _e: self.tap_member(name))
 
     def _rounds(self) -> list[ft.Control]:
         now = self.rounds or self.suggested()

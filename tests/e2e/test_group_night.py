@@ -1,0 +1,82 @@
+"""A keeper starts a progressive club night for a group on the phone: New club night
+offers the groups this phone keeps, the members are tapped in, the night's page says
+whom it is for, and the games round 1 seats join the group. At 390x844 and 360x640,
+light and dark. Screenshots: test-artifacts/screenshots/group-night-*.png."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+from table_steps import Phone, every_phone, see, seed_won_games, tap, type_into
+
+from scorer.groups.folder import FolderGroups
+from scorer.store.game_store import GameStore
+
+PLAYERS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
+TOKEN = "KeeperPhoneOfFridayBish00000001"
+"""The device token of a phone that already keeps the group (it entered the code once)."""
+KEEPS_THE_GROUP = f"""
+if (!localStorage.getItem('flutter.tarabish.device'))
+  localStorage.setItem('flutter.tarabish.device', {json.dumps(json.dumps(TOKEN))});
+"""
+
+
+def seed_group(data: Path) -> str:
+    """"Friday bish", kept by TOKEN's phone, with three won games (Ann & Cid won)."""
+    seed_won_games(data, [["Ann", "Bob", "Cid", "Dee"]] * 3)
+    with GameStore(data) as store:
+        won = [(s.id, list(s.players)) for s in store.list_games()]
+    groups = FolderGroups(data)
+    group, _code = groups.create("Friday bish", PLAYERS, keeper=TOKEN)
+    groups.add_games(group.id, won)
+    return group.id
+
+
+@every_phone
+def test_a_keeper_starts_a_progressive_night_for_the_group(
+    phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
+    screenshot: Callable[[Page, str], Path], tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    group_id = seed_group(data)
+    server = start_server(data_dir=data)
+    page = phone.page
+    page.context.add_init_script(KEEPS_THE_GROUP)
+    open_app(page, f"{server.url}club/new", first_text="New club night")
+    see(page, "For a group")
+    type_into(page, "Name of the night", "Friday")
+    tap(page, "Friday bish")
+    tap(page, "Progressive (single players)")
+    see(page, "Who is here")
+    for name in PLAYERS:
+        tap(page, f"{name} not here")
+    see(page, "Put them in the list (8)")
+    screenshot(page, f"group-night-new-{phone.tag}")
+    tap(page, "Put them in the list (8)")
+    see(page, "8 players")
+    create = page.get_by_role("button", name="Create club night")
+    create.click()
+    page.wait_for_url(re.compile(r"/club/[0-9a-f]{8}$"), timeout=15_000)
+    see(page, "for Friday bish")
+    start = page.get_by_role("button", name="Start round 1")
+    start.scroll_into_view_if_needed()
+    start.click()
+    see(page, "Round 1", timeout=15_000)
+    expect(page.get_by_role("button", name="Start round 2")).to_be_disabled(timeout=15_000)
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, f"group-night-round-{phone.tag}")
+
+    made = re.search(r"/club/([0-9a-f]{8})$", page.url)
+    assert made
+    night = json.loads((data / "events" / f"{made.group(1)}.json").read_text())
+    text = json.dumps(night)
+    assert f'"group": "{group_id}"' in text
+    seated = set(re.findall(r'"game": "([0-9a-f]+)"', text))
+    assert len(seated) == 2
+    group = FolderGroups(data).get(group_id)
+    assert seated <= set(group.games) and len(group.games) == 5
