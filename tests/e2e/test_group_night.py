@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 from table_steps import Phone, every_phone, see, seed_won_games, tap, type_into
 
 from scorer.groups.folder import FolderGroups
@@ -37,6 +37,17 @@ def seed_group(data: Path) -> str:
     return group.id
 
 
+def scroll_to(page: Page, target: Locator) -> None:
+    """Turn the wheel (a thumb's swipe) until `target` is near the top of the screen."""
+    page.mouse.move(page.viewport_size["width"] / 2 if page.viewport_size else 180, 300)
+    for _ in range(20):
+        box = target.first.bounding_box()
+        if box is not None and box["y"] < 160:
+            return
+        page.mouse.wheel(0, 120)
+        page.wait_for_timeout(150)
+
+
 @every_phone
 def test_a_keeper_starts_a_progressive_night_for_the_group(
     phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
@@ -51,11 +62,22 @@ def test_a_keeper_starts_a_progressive_night_for_the_group(
     see(page, "For a group")
     type_into(page, "Name of the night", "Friday")
     tap(page, "Friday bish")
-    tap(page, "Progressive (single players)")
     see(page, "Who is here")
-    for name in PLAYERS:
+    # A team night first: the four here make the fairest two teams (Ann and Cid, who
+    # won every game, are split up).
+    for name in PLAYERS[:4]:
         tap(page, f"{name} not here")
-    see(page, "Put them in the list (8)")
+    tap(page, "Fair teams (4)")
+    see(page, re.compile(r"\d+\u00a0% · .* \d+\u00a0%"))
+    see(page, "2 teams")
+    expect(page.get_by_text(re.compile(r"Ann & Cid|Cid & Ann"))).to_have_count(0)
+    scroll_to(page, page.get_by_text("Who is here"))
+    screenshot(page, f"group-night-fair-teams-{phone.tag}")
+    # Then a progressive night of all eight.
+    tap(page, "Progressive (single players)")
+    for name in PLAYERS[4:]:
+        tap(page, f"{name} not here")
+    scroll_to(page, page.get_by_text("Who is here"))
     screenshot(page, f"group-night-new-{phone.tag}")
     tap(page, "Put them in the list (8)")
     see(page, "8 players")

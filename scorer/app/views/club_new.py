@@ -72,6 +72,7 @@ class NewEventForm:
             setattr(self, key, value)
         if "format" in changes:
             self.rounds = None
+            self.fair_line = ""  # the teams proposed were for the other format
             self.entrants.hint_text = ENTRANTS_HINT[self.format.teams]
             # "4 teams" becomes "4 players" with the format, not at the next key typed.
             self.count.value = counted_entrants(self.typed(), self.format.teams)
