@@ -96,3 +96,19 @@ def test_an_old_event_file_without_a_group_still_makes_a_night(
     spec = write(tmp_path / "e.json", night())
     code, out, err = run(capsys, "event", "new", spec, "--data-dir", str(tmp_path / "d"))
     assert code == 0 and len(out.strip()) == 8, err
+
+
+def test_a_community_night_for_a_group(pg_url: str, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    where = ["--database", pg_url]
+    assert run(capsys, "group", "new", "Legion", *where)[0] == 0
+    spec = write(tmp_path / "e.json", night())
+    code, out, err = run(capsys, "event", "new", spec, "--group", "legion", *where)
+    assert code == 0, err
+    code, out, err = run(capsys, "event", "round", out.strip(), "--json", *where)
+    assert code == 0, err
+    seated = {t["game"] for t in json.loads(out)["tables"]}
+    code, out, _ = run(capsys, "group", "list", "--json", *where)
+    assert json.loads(out)[0]["games"] == len(seated) == 2
+    code, _out, err = run(capsys, "event", "new", spec, "--group", "Saturday", *where)
+    assert code == 2 and "There is no group" in err
