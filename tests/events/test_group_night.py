@@ -71,6 +71,23 @@ def test_the_games_of_a_night_join_its_group(games: Any) -> None:
     assert {m.casefold() for m in kept.members} == {p.casefold() for p in PLAYERS}
 
 
+def test_a_paper_game_imported_for_a_table_joins_the_group(games: Any) -> None:
+    groups = groups_for(games)
+    group, _code = groups.create("Friday bish")
+    service = service_of(games)
+    stored, _ = service.create(EventSpec(name="Friday", format=Format.PROGRESSIVE, rounds=2,
+                                         seed=5, target=300, players=PLAYERS,
+                                         group=group.id))
+    table = service.start_round(stored.id).night.played[0].tables[0]
+    seats = games.get_game(table.game or "").doc["players"]
+    won = [{"caller": 0, "trump": "S", "points": {"team": 0, "tricks": 162}}] * 2
+    paper = service.import_game(stored.id, 1, {
+        "format": "tarabish-game/1", "players": seats, "first_dealer": 3,
+        "rules": {"target": 300}, "hands": won})
+    assert paper in groups.get(group.id).games
+    assert table.game in groups.get(group.id).games  # the game it had stays in the group
+
+
 def test_a_night_for_no_group_leaves_the_groups_alone(games: Any) -> None:
     groups = groups_for(games)
     group, _code = groups.create("Friday bish")
