@@ -389,6 +389,8 @@ class EventService:
                     with contextlib.suppress(StoreError):
                         self.games.delete_game(game.id)
                         rights.forget(game.id)
+            # A round whose start a crash cut short: its games join the group too.
+            self._join_group(stored)
         return stored
 
     def _learn(self, stored: StoredEvent) -> None:

@@ -186,3 +186,10 @@ def test_a_draw_made_stays_when_the_ratings_change_later(tmp_path: Path) -> None
                 for _ in range(10)]
         groups.add_games(group.id, [(g, ["Cid", "Ann", "Dee", "Bob"]) for g in more])
         assert service.view(stored.id).night.played[0].tables == before
+
+
+def test_the_form_says_up_to_as_many_as_fair_teams_takes() -> None:
+    from scorer.app.views.club_new import FAIR_MOST
+    from scorer.ratings.chances import MAX_PRESENT
+
+    assert FAIR_MOST == MAX_PRESENT

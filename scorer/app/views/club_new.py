@@ -24,6 +24,9 @@ from scorer.events.model import FORMAT_LINES, EventSpec, Format, suggested_round
 from scorer.store.errors import StoreError
 
 CLOCKS = (None, 30, 45, 60)
+FAIR_MOST = 8
+"""Players fair teams is for (`scorer.ratings.chances.MAX_PRESENT`: not imported, a
+phone alone has no ratings)."""
 IDENTIFY_WAITS = 50
 """Tenths of a second to wait for the browser to say which phone this is."""
 ENTRANTS_HINT = {True: "One team a line: Ann & Bob", False: "One player a line: Ann"}
@@ -103,7 +106,7 @@ class NewEventForm:
             try:
                 proposal = club(self.ctx).fair_teams(self.group, list(self.present))
             except (ValueError, StoreError) as exc:
-                self.error = str(exc)
+                self.fair_line = str(exc)  # said beside the button that was tapped
                 self.render()
                 return
             self.entrants.value = "\n".join(" & ".join(t) for c in proposal.tables
@@ -227,11 +230,16 @@ class NewEventForm:
         taps = ft.Row([self._member(m) for m in members], wrap=True, spacing=6,
                       run_spacing=6)
         label = "Fair teams" if self.format.teams else "Put them in the list"
+        too_many = self.format.teams and len(self.present) > FAIR_MOST
         here: list[ft.Control] = [taps, ft.Row([big_button(f"{label} ({len(self.present)})",
                                          lambda _e: self.fill_from_present(),
                                          icon=ft.Icons.BALANCE, primary=False, height=48,
-                                         disabled=not self.present)])]
-        if self.fair_line:
+                                         disabled=not self.present or too_many)])]
+        if too_many:
+            here.append(ft.Text(f"Fair teams is for up to {FAIR_MOST} players: with more, "
+                                "type the teams by hand.", size=15,
+                                weight=ft.FontWeight.W_600))
+        elif self.fair_line:
             here.append(ft.Text(self.fair_line, size=15))
         return [section("Who is here", *here,
                         note="Tap who came. Fair teams (4 to 8 players) makes the teams "
