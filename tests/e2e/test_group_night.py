@@ -109,3 +109,32 @@ def test_a_keeper_starts_a_progressive_night_for_the_group(
     assert len(seated) == 2
     group = FolderGroups(data).get(group_id)
     assert seated <= set(group.games) and len(group.games) == 5
+
+
+def test_a_night_for_a_group_made_beside_a_running_server(
+    start_server: Callable[..., Any], tmp_path: Path,
+) -> None:
+    """`tarabish event new --group` and `event round` while the table server holds the
+    folder: handed to the server, whose seated games join the group."""
+    import subprocess
+    import sys
+
+    data = tmp_path / "data"
+    group_id = seed_group(data)
+    start_server(data_dir=data)
+    spec = tmp_path / "night.json"
+    spec.write_text(json.dumps({"name": "Friday", "format": "progressive",
+                                "players": PLAYERS, "seed": 2}), encoding="utf-8")
+
+    def cli(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "scorer.cli", *argv, "--data-dir",
+                               str(data)], capture_output=True, text=True, timeout=120)
+
+    made = cli("event", "new", str(spec), "--group", "Friday bish")
+    assert made.returncode == 0, made.stderr
+    played = cli("event", "round", made.stdout.strip(), "--json")
+    assert played.returncode == 0, played.stderr
+    seated = {t["game"] for t in json.loads(played.stdout)["tables"]}
+    assert seated <= set(FolderGroups(data).get(group_id).games)
+    missing = cli("event", "new", str(spec), "--group", "Saturday")
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1
