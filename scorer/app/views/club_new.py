@@ -27,8 +27,9 @@ CLOCKS = (None, 30, 45, 60)
 FAIR_MOST = 8
 """Players fair teams is for (`scorer.ratings.chances.MAX_PRESENT`: not imported, a
 phone alone has no ratings)."""
-IDENTIFY_WAITS = 50
-"""Tenths of a second to wait for the browser to say which phone this is."""
+IDENTIFY_WAITS = 300
+"""Tenths of a second to wait for the browser to say which phone this is (a busy
+server or a slow phone can take seconds; any tap before draws the groups too)."""
 ENTRANTS_HINT = {True: "One team a line: Ann & Bob", False: "One player a line: Ann"}
 
 
@@ -61,6 +62,9 @@ class NewEventForm:
         self.present: list[str] = []
         """Members tapped as here, in the order tapped."""
         self.fair_line = ""
+        self.kept: list[tuple[str, str]] | None = None
+        """(id, name) of the groups this phone keeps, read once the phone is known."""
+        self.members: dict[str, tuple[str, ...]] = {}
 
     # -- state --------------------------------------------------------------------------------
 
@@ -210,21 +214,27 @@ class NewEventForm:
 
     def _group_choice(self) -> list[ft.Control]:
         """For a group this phone keeps (the server checks it again at Create)."""
-        kept = club(self.ctx).kept_groups()
+        if self.kept is None and self.ctx.actions.identified:
+            # Read once, not at every tap: a server may hold many groups.
+            self.kept = [(g.id, g.name) for g in club(self.ctx).kept_groups()]
+        kept = self.kept or []
         if not kept:
             self.group = None
             return []
         choices = [ft.Row([small_toggle("No group", self.group is None,
                                         lambda _e: self.pick_group(None))])]
-        choices += [ft.Row([small_toggle(g.name, self.group == g.id,
-                                         lambda _e, g=g.id: self.pick_group(g))]) for g in kept]
+        choices += [ft.Row([small_toggle(name, self.group == gid,
+                                         lambda _e, g=gid: self.pick_group(g))])
+                    for gid, name in kept]
         return [section("For a group", *choices,
                         note="Its games join the group. In a progressive night partners "
                              "are as fair as the group's ratings allow.")]
 
     def _present_part(self) -> list[ft.Control]:
         """Who of the group's members is here: fair teams, or the list of players."""
-        members = [] if self.group is None else club(self.ctx).group_members(self.group)
+        if self.group is not None and self.group not in self.members:
+            self.members[self.group] = club(self.ctx).group_members(self.group)
+        members = () if self.group is None else self.members[self.group]
         if not members:
             return []
         taps = ft.Row([self._member(m) for m in members], wrap=True, spacing=6,
