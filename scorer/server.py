@@ -231,11 +231,16 @@ API_PAGES = frozenset({"/openapi.json", "/docs", "/docs/oauth2-redirect", "/redo
 
 
 def club_events() -> EventService:
-    """The process's club nights, beside its game store."""
+    """The process's club nights, beside its game store (and its one store of groups:
+    a night's games join its group through the same lock as the phones' changes)."""
     from scorer.app.event_access import get_events
+    from scorer.app.group_access import get_groups
     from scorer.app.store_access import get_store
 
-    return get_events(get_store())
+    store = get_store()
+    service = get_events(store)
+    service.use_groups(get_groups(store))
+    return service
 
 
 def game_saved(game_id: str) -> None:

@@ -8,8 +8,9 @@ and so does the event's organiser code (`TableRights.also_allow`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from scorer.app import CONFIG
 from scorer.app.actions import TableActions
 from scorer.app.event_access import get_events
 from scorer.events.model import EventSpec
@@ -19,6 +20,10 @@ from scorer.events.store import StoredEvent
 from scorer.events.tickets import mint
 from scorer.rights.limiter import RateWindow
 from scorer.rights.service import TooManyGames
+
+if TYPE_CHECKING:  # a phone alone has no groups
+    from scorer.groups.model import Group
+    from scorer.ratings.chances import Proposal
 
 EVENTS_PER_HOUR = 5
 """Club nights one address may create an hour (a hall has one a night)."""
@@ -34,7 +39,50 @@ class ClubActions:
 
     @property
     def service(self) -> EventService:
-        return get_events(self.actions.ctx.store)
+        service = get_events(self.actions.ctx.store)
+        if not CONFIG.alone:
+            # The one store of groups of this process (its keeper-code brakes are shared).
+            from scorer.app.group_access import get_groups  # a phone alone has no groups
+
+            service.use_groups(get_groups(self.actions.ctx.store))
+        return service
+
+    def kept_groups(self) -> list[Group]:
+        """The groups this phone keeps (a club night may be run for them), by name."""
+        if CONFIG.alone or self.device is None:
+            return []
+        groups = self.service.groups
+        return [g for g in groups.list_groups() if groups.holds(g.id, self.device)]
+
+    def group_members(self, group_id: str) -> tuple[str, ...]:
+        """A group's members, as it spells them (looking is open to anyone)."""
+        return self.service.groups.get(group_id).members
+
+    def fair_teams(self, group_id: str, present: list[str]) -> Proposal:
+        """The fairest teams for the members present, from the group's ratings now
+        (ValueError, said as it is, for fewer than 4 or more than 8)."""
+        # Imported here: a phone alone has no ratings.
+        from scorer.ratings.chances import MAX_PRESENT, fair_teams
+        from scorer.ratings.model import compute_ratings
+        from scorer.ratings.sources import stored_matches
+
+        if len(present) > MAX_PRESENT:
+            raise ValueError(f"Fair teams is for up to {MAX_PRESENT} players: with more, "
+                             "pair them by hand.")
+        games = self.service.groups.get(group_id).games
+        ratings = compute_ratings(stored_matches(self.actions.ctx.store, games))
+        return fair_teams(ratings, present, count=1)[0]
+
+    def group_name(self, group_id: str | None) -> str | None:
+        """The name of a night's group (None: no group, or it is gone)."""
+        if group_id is None or CONFIG.alone:
+            return None
+        from scorer.groups.model import GroupNotFound
+
+        try:
+            return self.service.groups.get(group_id).name
+        except GroupNotFound:
+            return None
 
     @property
     def device(self) -> str | None:
@@ -70,7 +118,11 @@ class ClubActions:
         wait = _new_events.wait_left(self.address)
         if wait > 0:
             raise TooManyGames(wait)
-        stored, _code = self.service.create(spec, self._known())
+        device = self._known()
+        if spec.group is not None:
+            # Checked here on the server, whatever the screen offered.
+            self.service.groups.must_keep(spec.group, device)
+        stored, _code = self.service.create(spec, device)
         _new_events.record(self.address)
         return stored
 

@@ -33,7 +33,9 @@ from scorer.events.model import RANKING_RULE, parse_spec
 from scorer.events.report import standings_json
 from scorer.events.requests import EVENT_PATH, answer
 from scorer.events.service import EventService
+from scorer.groups.stores import groups_for
 from scorer.local_import import HandOffFailed, post_to_server
+from scorer.store.errors import StoreError
 from scorer.store.folder_lock import FolderBusy
 from scorer.terminal_text import json_for_terminal, label, one_line
 
@@ -48,7 +50,9 @@ Create a club night from FILE.json and print its id. The file:
 "format" is "swiss" (the default), "round_robin" or "progressive"; a progressive
 night lists single players instead: "players": ["Ann", "Bob", ...]. "rounds" may
 be left out (Swiss: ceil(log2(teams)) + 1; round robin: everyone meets everyone).
-Optional: "clock_minutes" (rounds on the clock) and "seed" (the draw of round 1).
+Optional: "clock_minutes" (rounds on the clock), "seed" (the draw of round 1) and
+"group" (a group's id, or --group NAME: the night's games join the group, and a
+progressive night's partners are the fairest the group's ratings allow).
 "house_rules" takes the keys of a game file's "rules" (docs/GAME_FORMAT.md). The
 organiser code is printed on stderr: enter it on a phone under Club night.
 """
@@ -75,6 +79,8 @@ def register(sub: Any) -> None:
                            description=NEW_HELP,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", metavar="FILE.json", help="the event's settings and entrants")
+    p.add_argument("--group", metavar="GROUP",
+                   help="run the night for this group (its name or id): its games join it")
     p.set_defaults(run=run_new)
     p = actions.add_parser("round", parents=[common],
                            help="start the next round and print its tables")
@@ -158,6 +164,8 @@ def run_new(args: argparse.Namespace) -> int:
         raise _fail(f"{label(args.file)}: {exc.message}") from None
     except ValueError as exc:
         raise _fail(f"{label(args.file)}: {exc}") from None
+    if args.group is not None or spec.get("group") is not None:
+        spec = {**spec, "group": _group_id(args, spec.get("group"))}
     made = _change(args, {"action": "new", "spec": spec})
     print(made.get("id"))
     code = str(made.get("code", ""))
@@ -165,6 +173,23 @@ def run_new(args: argparse.Namespace) -> int:
           f"{code[:4]} {code[4:]} (enter it on a phone under Club night; keep it to "
           "yourself).", file=sys.stderr)
     return EXIT_OK
+
+
+def _group_id(args: argparse.Namespace, in_file: Any) -> str:
+    """The id of the group the night is for (`--group`: a name or id; else the file's
+    "group"); one line and exit 2 if there is no such group."""
+    with open_store(args) as store:
+        groups = groups_for(store)
+        try:
+            if args.group is not None:
+                found = groups.find(str(args.group)).id
+                if in_file is not None and in_file != found:
+                    raise _fail(f'{label(args.file)} is for the group "{in_file}", '
+                                f"not {one_line(str(args.group), 60)}")
+                return found
+            return groups.get(str(in_file)).id
+        except StoreError as exc:  # GroupNotFound, BadGroup (several ids start so)
+            raise _fail(str(exc)) from None
 
 
 @_said

@@ -32,6 +32,8 @@ MAX_ROUNDS = 20
 MAX_ROUND_ROBIN_TEAMS = 12
 """Everyone meets everyone: eleven or twelve rounds already make a long night."""
 CLOCK_MINUTES = (5, 240)
+GROUP_ID = r"^[0-9a-f]{8}$"
+"""A group's id (as `scorer.groups.model.check_id` checks it; that module reads files)."""
 
 
 class Format(StrEnum):
@@ -168,8 +170,9 @@ class EventSpec(BaseModel):
         {"name", "format", "rounds", "target", "house_rules",
          "teams": [[name, name], ...]}   or   "players": [name, ...] (progressive)
 
-    plus, optionally, "clock_minutes" (rounds on the clock) and "seed" (the draw
-    of round 1; random when left out)."""
+    plus, optionally, "clock_minutes" (rounds on the clock), "seed" (the draw
+    of round 1; random when left out) and "group" (the id of the group the night is
+    for: its games join the group, and a progressive night's partners are fair)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -182,6 +185,7 @@ class EventSpec(BaseModel):
     players: tuple[str, ...] | None = Field(default=None, max_length=MAX_PLAYERS)
     clock_minutes: int | None = Field(default=None, ge=CLOCK_MINUTES[0], le=CLOCK_MINUTES[1])
     seed: int | None = Field(default=None, ge=0, lt=2**63)
+    group: str | None = Field(default=None, pattern=GROUP_ID)
 
     @field_validator("name")
     @classmethod

@@ -32,6 +32,7 @@ from scorer.events.model import (
     suggested_rounds,
 )
 from scorer.events.pairing import (
+    Chance,
     byes_so_far,
     met_pairs,
     progressive_draw,
@@ -122,6 +123,8 @@ class Event(BaseModel):
     """The house rules of every table (`HouseRules.changed()`, the target included)."""
     clock_minutes: int | None = None
     seed: int
+    group: str | None = None
+    """The group the night is for (its games join it); None for most nights."""
     entrants: tuple[Entrant, ...]
     played: tuple[RoundRecord, ...] = ()
 
@@ -150,7 +153,7 @@ def new_event(spec: EventSpec, seed: int) -> Event:
         name=spec.name, format=spec.format,
         rounds=spec.rounds or suggested_rounds(spec.format, len(names)),
         rules=rules(spec).changed(), clock_minutes=spec.clock_minutes,
-        seed=spec.seed if spec.seed is not None else seed,
+        seed=spec.seed if spec.seed is not None else seed, group=spec.group,
         entrants=tuple(Entrant(id=n, names=entrant) for n, entrant in enumerate(names, 1)))
 
 
@@ -225,8 +228,10 @@ def table_of_standings(event: Event, results: Results) -> tuple[Standing, ...]:
     return standings(event.entrants, outcomes, byes, gone)
 
 
-def next_draw(event: Event, results: Results) -> Draw:
-    """The tables of the next round, from the standings and the rounds so far."""
+def next_draw(event: Event, results: Results, chance: Chance | None = None) -> Draw:
+    """The tables of the next round, from the standings and the rounds so far.
+    `chance` (a night for a group): side 0's chance to win a split of a progressive
+    table, so that the fairest split breaks ties (`pairing.split_table`)."""
     number = len(event.played) + 1
     if number > event.rounds:
         raise RoundError(f"all {event.rounds} rounds have been played")
@@ -246,7 +251,7 @@ def next_draw(event: Event, results: Results) -> Draw:
         winners = {} if last is None else {
             t.table: results[(last.round, t.table)].winner for t in last.tables}
         return progressive_draw(number, ranked, event.seed, last, winners, draws,
-                                list(reversed(ranked)))
+                                list(reversed(ranked)), chance)
     if len(playing) < 2:
         raise RoundError("fewer than two teams are left to play")
     if event.format is Format.ROUND_ROBIN:

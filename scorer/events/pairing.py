@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from scorer.events.model import Draw, Seating
 
@@ -19,6 +19,9 @@ SEARCH_STEPS = 200_000
 hall of sixty teams); past it, the teams left are paired in order of standing."""
 
 Pair = tuple[int, int]
+Chance = Callable[[tuple[int, ...], tuple[int, ...]], float]
+"""Side 0's chance (0 to 1) to beat side 1, by player ids: from a group's ratings,
+worked out by the caller (this module reads nothing)."""
 
 
 def seeded_key(seed: int, entrant: int) -> str:
@@ -166,28 +169,33 @@ def partnerships(draws: Iterable[Draw]) -> Counter[frozenset[int]]:
                    for side in table.sides if len(side) == 2)
 
 
-def split_table(four: Sequence[int], partners: Counter[frozenset[int]]
-                ) -> tuple[tuple[int, int], tuple[int, int]]:
+def split_table(four: Sequence[int], partners: Counter[frozenset[int]],
+                chance: Chance | None = None) -> tuple[tuple[int, int], tuple[int, int]]:
     """The two partnerships of a table of four: the split with the fewest pairs who
-    partnered before (none when there is one), then the fewest times, then the first."""
+    partnered before (none when there is one), then the fewest times, then (given
+    `chance`) the one whose chance is closest to even, then the first."""
     a, b, c, d = four
     splits = (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c)))
 
-    def cost(split: tuple[tuple[int, int], tuple[int, int]]) -> tuple[int, int]:
+    def cost(split: tuple[tuple[int, int], tuple[int, int]]) -> tuple[int, int, float]:
         counts = [partners[frozenset(pair)] for pair in split]
-        return sum(1 for c in counts if c), sum(counts)
+        uneven = 0.0 if chance is None else abs(chance(*split) - 0.5)
+        # Rounded: the same ratings give the same split on every machine.
+        return sum(1 for c in counts if c), sum(counts), round(uneven, 9)
 
     return min(splits, key=cost)
 
 
 def progressive_draw(round_number: int, playing: Sequence[int], seed: int,
                      last: Draw | None, winners: Mapping[int, int],
-                     history: Sequence[Draw], worst_first: Sequence[int]) -> Draw:
+                     history: Sequence[Draw], worst_first: Sequence[int],
+                     chance: Chance | None = None) -> Draw:
     """A progressive round. After each round the winning pair at a table moves up
     one table and the losing pair down (the head table's winners and the foot
     table's losers stay); a player back from a bye, or new, starts at the foot.
     Partners change: each table splits its four so that nobody partners the same
-    player twice while it can be helped. `winners` gives the winning side of each
+    player twice while it can be helped, and among equally good splits the one
+    whose chance is closest to even (given `chance`). `winners` gives the winning side of each
     table of `last`; `worst_first` orders the players for byes (the lowest placed
     of those with the fewest byes sit out when the count is not a multiple of four)."""
     count = len(playing) - len(playing) % 4
@@ -210,6 +218,6 @@ def progressive_draw(round_number: int, playing: Sequence[int], seed: int,
     partners = partnerships(history)
     seatings = []
     for n in range(tables):
-        side0, side1 = split_table(order[4 * n: 4 * n + 4], partners)
+        side0, side1 = split_table(order[4 * n: 4 * n + 4], partners, chance)
         seatings.append(Seating(table=n + 1, sides=(side0, side1)))
     return Draw(round=round_number, tables=tuple(seatings), byes=tuple(byes))

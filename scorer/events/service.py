@@ -27,8 +27,9 @@ from rules.errors import GameFileError
 from rules.game_file import parse_game
 from scorer.events import night
 from scorer.events.errors import TableError
-from scorer.events.model import EventSpec
+from scorer.events.model import EventSpec, Format
 from scorer.events.organisers import OrganiserCodes
+from scorer.events.pairing import Chance
 from scorer.events.results import TableResult, decided, table_result
 from scorer.events.standings import Standing
 from scorer.events.store import EventStore, StoredEvent
@@ -37,8 +38,9 @@ from scorer.store.errors import StoreError
 from scorer.store.game_store import GameStore
 from scorer.store.validation import validate_doc
 
-if TYPE_CHECKING:  # a community's: never imported by the phone-alone app
+if TYPE_CHECKING:  # a community's, groups, ratings: never imported by the phone-alone app
     from scorer.events.pg_store import PgEventStore
+    from scorer.groups.service import Groups
     from scorer.store.database import Database
 
 RESULTS_KEPT = 1024
@@ -78,8 +80,9 @@ class EventService:
     """Club nights in one data folder, beside its games."""
 
     def __init__(self, games: GameStore, events: EventStore | PgEventStore | None = None,
-                 codes: OrganiserCodes | None = None) -> None:
+                 codes: OrganiserCodes | None = None, groups: Groups | None = None) -> None:
         self.games = games
+        self._groups = groups
         self.events: EventStore | PgEventStore = events or EventStore(
             games.data_dir, read_only=games.read_only)
         self.codes = codes or OrganiserCodes(games.data_dir)
@@ -102,6 +105,19 @@ class EventService:
 
         return cls(games, events=PgEventStore(db, read_only=games.read_only),
                    codes=PgOrganiserCodes(db))
+
+    @property
+    def groups(self) -> Groups:
+        """The groups beside the games (the app hands in its one per process: `use_groups`)."""
+        if self._groups is None:
+            from scorer.groups.stores import groups_for  # left out of a phone alone
+
+            self._groups = groups_for(self.games)
+        return self._groups
+
+    def use_groups(self, groups: Groups) -> None:
+        """Share the app's store of groups (its keeper-code brakes are one per process)."""
+        self._groups = groups
 
     # -- listening ---------------------------------------------------------------------------
 
@@ -166,7 +182,14 @@ class EventService:
 
     def create(self, spec: EventSpec, device: str | None = None) -> tuple[StoredEvent, str]:
         """A new event from its settings; its organiser code, held by `device` (the phone
-        that made it; None on the command line: printed for whoever runs it)."""
+        that made it; None on the command line: printed for whoever runs it).
+
+        A night for a group: the group must exist, and a phone must keep it
+        (NotKeeper); the command line is the operator."""
+        if spec.group is not None:
+            self.groups.get(spec.group)
+            if device is not None:
+                self.groups.must_keep(spec.group, device)
         stored = self.events.create(night.new_event(spec, secrets.randbelow(2**31)))
         try:
             code = self.codes.start(stored.id, device)
@@ -190,11 +213,13 @@ class EventService:
         table its game (RoundError while a table of the last round is still open)."""
         with self._lock:
             view = self.view(event_id)
-            draw = night.next_draw(view.night, decided(view.results))
+            draw = night.next_draw(view.night, decided(view.results),
+                                   self._fairness(view.night))
             when = now or datetime.now(UTC)
             stored = self.events.update(event_id, lambda ev: night.with_round(ev, draw, when),
                                         expected_revision=view.stored.revision)
             stored = self._seat_tables(stored)
+            self._join_group(stored)
         self._learn(stored)
         self._changed(event_id)
         return stored
@@ -243,6 +268,7 @@ class EventService:
             game = self.games.create_game(doc, by=BY)
             stored = self.events.update(event_id, lambda ev: night.with_game(ev, table, game.id))
             get_rights(self.games.data_dir).give_codes([game.id])
+            self._join_group(stored)
         self._learn(stored)
         self._changed(event_id)
         return game.id
@@ -290,6 +316,43 @@ class EventService:
 
     # -- inside ------------------------------------------------------------------------------
 
+    def _fairness(self, ev: night.Event) -> Chance | None:
+        """For a night of a group: side 0's chance to win by player ids, from the
+        group's ratings as they are now. Used once, when a round is drawn: the round's
+        tables are saved, so later games never change a draw already made."""
+        if ev.group is None or ev.format is not Format.PROGRESSIVE:
+            return None
+        # Imported here: a phone alone has no groups nor ratings (and no night for one).
+        from scorer.groups.model import GroupNotFound
+        from scorer.ratings.chances import win_chance
+        from scorer.ratings.model import compute_ratings
+        from scorer.ratings.sources import stored_matches
+
+        try:
+            games = self.groups.get(ev.group).games
+        except GroupNotFound:
+            return None
+        ratings = compute_ratings(stored_matches(self.games, games))
+
+        def chance(side0: tuple[int, ...], side1: tuple[int, ...]) -> float:
+            a, b = ev.names_of(side0), ev.names_of(side1)
+            return win_chance(ratings, (a[0], a[1]), (b[0], b[1])).first
+
+        return chance
+
+    def _join_group(self, stored: StoredEvent) -> None:
+        """Every game of the night's tables joins its group (again is harmless: a game
+        already in it stays as it is)."""
+        ev = stored.night
+        if ev.group is None:
+            return
+        from scorer.groups.model import GroupNotFound
+
+        games = [(t.game, night.seat_names(ev, t.sides)) for played in ev.played
+                 for t in played.tables if t.game]
+        with contextlib.suppress(GroupNotFound):
+            self.groups.add_games(ev.group, games)
+
     def _update(self, event_id: str, change: Callable[[night.Event], night.Event],
                 revision: int | None = None) -> StoredEvent:
         with self._lock:
@@ -326,6 +389,8 @@ class EventService:
                     with contextlib.suppress(StoreError):
                         self.games.delete_game(game.id)
                         rights.forget(game.id)
+            # A round whose start a crash cut short: its games join the group too.
+            self._join_group(stored)
         return stored
 
     def _learn(self, stored: StoredEvent) -> None:

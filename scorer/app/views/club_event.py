@@ -164,9 +164,10 @@ class EventScreen:
         clock = None if current is None or view.over else clock_line(
             current.clock_ends, current.time_called, datetime.now(UTC))
         winners = tuple(team(s.names) for s in view.standings if s.rank == 1)
-        head = (ev.format, len(ev.played), ev.rounds, view.over, clock, winners)
+        group = self.club.group_name(ev.group)
+        head = (ev.format, len(ev.played), ev.rounds, view.over, clock, winners, group)
         body: list[ft.Control] = [
-            kept.part("header", head, lambda: self.header(view, clock, winners)),
+            kept.part("header", head, lambda: self.header(view, clock, winners, group)),
             kept.part("board", self.event_id, lambda: ft.Row([link_button(
                 "Standings board", f"/board/{self.event_id}", ft.Icons.TV)]))]
         if self.error:
@@ -206,13 +207,15 @@ class EventScreen:
         bar = kept.part("bar", ev.name, lambda: app_bar(self.ctx, ev.name, back_to="/club"))
         return kept.done(keyed(screen(route, bar, body)))
 
-    def header(self, view: EventView, clock: str | None, winners: tuple[str, ...]
-               ) -> ft.Control:
+    def header(self, view: EventView, clock: str | None, winners: tuple[str, ...],
+               group: str | None = None) -> ft.Control:
         ev = view.night
         where = rounds_line(ev.rounds, 0 if ev.current is None else ev.current.round,
                             view.over)
         lines: list[ft.Control] = [ft.Text(f"{FORMAT_LINES[ev.format][0]} · {where}", size=16,
                                            weight=ft.FontWeight.W_600)]
+        if group is not None:
+            lines.append(ft.Text(f"for {group}", size=15, color=ft.Colors.ON_SURFACE_VARIANT))
         if clock:
             lines.append(ft.Text(clock, size=15, color=ft.Colors.PRIMARY))
         if view.over:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import flet as ft
@@ -13,15 +14,22 @@ from rules.plain_text import without_unsafe
 from scorer.app import CONFIG
 from scorer.app.club_text import counted_entrants, parse_entrants
 from scorer.app.context import AppContext
+from scorer.app.theme import SMALL_TAP
 from scorer.app.views.club import alone_view, club
 from scorer.app.views.common import app_bar, screen
 from scorer.app.views.house_rule_rows import rule_rows
 from scorer.app.views.play_to import TARGETS, PlayTo
-from scorer.app.widgets import big_button, notice, section, small_toggle
+from scorer.app.widgets import big_button, notice, section, small_toggle, toggle_style
 from scorer.events.model import FORMAT_LINES, EventSpec, Format, suggested_rounds
 from scorer.store.errors import StoreError
 
 CLOCKS = (None, 30, 45, 60)
+FAIR_MOST = 8
+"""Players fair teams is for (`scorer.ratings.chances.MAX_PRESENT`: not imported, a
+phone alone has no ratings)."""
+IDENTIFY_WAITS = 300
+"""Tenths of a second to wait for the browser to say which phone this is (a busy
+server or a slow phone can take seconds; any tap before draws the groups too)."""
 ENTRANTS_HINT = {True: "One team a line: Ann & Bob", False: "One player a line: Ann"}
 
 
@@ -49,6 +57,14 @@ class NewEventForm:
         self.count = ft.Text(counted_entrants([], True), size=14,
                              color=ft.Colors.ON_SURFACE_VARIANT)
         self.rounds_part = ft.Column(spacing=8)
+        self.group: str | None = None
+        """The group the night is for (one this phone keeps), or None."""
+        self.present: list[str] = []
+        """Members tapped as here, in the order tapped."""
+        self.fair_line = ""
+        self.kept: list[tuple[str, str]] | None = None
+        """(id, name) of the groups this phone keeps, read once the phone is known."""
+        self.members: dict[str, tuple[str, ...]] = {}
 
     # -- state --------------------------------------------------------------------------------
 
@@ -63,9 +79,49 @@ class NewEventForm:
             setattr(self, key, value)
         if "format" in changes:
             self.rounds = None
+            self.fair_line = ""  # the teams proposed were for the other format
             self.entrants.hint_text = ENTRANTS_HINT[self.format.teams]
             # "4 teams" becomes "4 players" with the format, not at the next key typed.
             self.count.value = counted_entrants(self.typed(), self.format.teams)
+        self.render()
+
+    def pick_group(self, group_id: str | None) -> None:
+        self.group = group_id
+        self.present = []
+        self.fair_line = ""
+        self.render()
+
+    def tap_member(self, name: str) -> None:
+        if name in self.present:
+            self.present.remove(name)
+        else:
+            self.present.append(name)
+        self.render()
+
+    def fill_from_present(self) -> None:
+        """Team nights: the fairest teams of those here; progressive: them as players."""
+        self.error = ""
+        if self.group is None:
+            return
+        if not self.format.teams:
+            self.entrants.value = "\n".join(self.present)
+            self.fair_line = ""
+        else:
+            try:
+                proposal = club(self.ctx).fair_teams(self.group, list(self.present))
+            except (ValueError, StoreError) as exc:
+                self.fair_line = str(exc)  # said beside the button that was tapped
+                self.render()
+                return
+            self.entrants.value = "\n".join(" & ".join(t) for c in proposal.tables
+                                             for t in c.teams)
+            lines = [" · ".join(c.labels()) for c in proposal.tables]
+            if proposal.sitting_out:
+                lines.append("Not in a team: " + ", ".join(proposal.sitting_out))
+            self.fair_line = "\n".join(lines)
+        if self.entrants.page is not None:
+            self.entrants.update()
+        self._recount()
         self.render()
 
     def step_rounds(self, by: int) -> None:
@@ -94,7 +150,7 @@ class NewEventForm:
             spec = EventSpec.model_validate({
                 "name": without_unsafe(self.name.value or "").strip(), "format": self.format,
                 "rounds": self.rounds, "target": self.target, "house_rules": dict(self.rules),
-                "clock_minutes": self.clock,
+                "clock_minutes": self.clock, "group": self.group,
                 "teams": [tuple(e) for e in entrants] if teams else None,
                 "players": [e[0] for e in entrants] if not teams else None})
             stored = club(self.ctx).create(spec)
@@ -108,6 +164,13 @@ class NewEventForm:
         self.render()
 
     # -- drawing ------------------------------------------------------------------------------
+
+    async def when_identified(self) -> None:
+        for _ in range(IDENTIFY_WAITS):
+            await asyncio.sleep(0.1)
+            if self.ctx.actions.identified:
+                self.render()
+                return
 
     def _recount(self) -> None:
         self.count.value = counted_entrants(self.typed(), self.format.teams)
@@ -128,9 +191,9 @@ class NewEventForm:
             ft.Text(FORMAT_LINES[f][1], size=13, color=ft.Colors.ON_SURFACE_VARIANT),
         ], spacing=4) for f in Format]
         self.rounds_part.controls = self._rounds()
-        out: list[ft.Control] = [
-            self.name,
-            section("Format", *formats),
+        out: list[ft.Control] = [self.name, *self._group_choice(), section("Format", *formats),
+                                 *self._present_part()]
+        out += [
             section("Entrants", self.entrants, self.count,
                     note="Teams, or single players for a progressive night. More can be "
                          "added or withdrawn until round 1 starts."),
@@ -148,6 +211,59 @@ class NewEventForm:
         if self.error:
             out.append(notice(self.error, error=True))
         return out
+
+    def _group_choice(self) -> list[ft.Control]:
+        """For a group this phone keeps (the server checks it again at Create)."""
+        if self.kept is None and self.ctx.actions.identified:
+            # Read once, not at every tap: a server may hold many groups.
+            self.kept = [(g.id, g.name) for g in club(self.ctx).kept_groups()]
+        kept = self.kept or []
+        if not kept:
+            self.group = None
+            return []
+        choices = [ft.Row([small_toggle("No group", self.group is None,
+                                        lambda _e: self.pick_group(None))])]
+        choices += [ft.Row([small_toggle(name, self.group == gid,
+                                         lambda _e, g=gid: self.pick_group(g))])
+                    for gid, name in kept]
+        return [section("For a group", *choices,
+                        note="Its games join the group. In a progressive night partners "
+                             "are as fair as the group's ratings allow.")]
+
+    def _present_part(self) -> list[ft.Control]:
+        """Who of the group's members is here: fair teams, or the list of players."""
+        if self.group is not None and self.group not in self.members:
+            self.members[self.group] = club(self.ctx).group_members(self.group)
+        members = () if self.group is None else self.members[self.group]
+        if not members:
+            return []
+        taps = ft.Row([self._member(m) for m in members], wrap=True, spacing=6,
+                      run_spacing=6)
+        label = "Fair teams" if self.format.teams else "Put them in the list"
+        too_many = self.format.teams and len(self.present) > FAIR_MOST
+        here: list[ft.Control] = [taps, ft.Row([big_button(f"{label} ({len(self.present)})",
+                                         lambda _e: self.fill_from_present(),
+                                         icon=ft.Icons.BALANCE, primary=False, height=48,
+                                         disabled=not self.present or too_many)])]
+        if too_many:
+            here.append(ft.Text(f"Fair teams is for up to {FAIR_MOST} players: with more, "
+                                "type the teams by hand.", size=15,
+                                weight=ft.FontWeight.W_600))
+        elif self.fair_line:
+            here.append(ft.Text(self.fair_line, size=15))
+        return [section("Who is here", *here,
+                        note="Tap who came. Fair teams (4 to 8 players) makes the teams "
+                             "whose chances are closest to even." if self.format.teams
+                        else "Tap who came, then put them in the list of players.")]
+
+    def _member(self, name: str) -> ft.Control:
+        """A member's toggle, as wide as the name (a wrapped row of them)."""
+        here = name in self.present
+        return ft.OutlinedButton(
+            content=ft.Text(name, size=17, weight=ft.FontWeight.W_600,
+                            semantics_label=f"{name} here" if here else f"{name} not here"),
+            icon=ft.Icons.CHECK if here else None, style=toggle_style(here), height=SMALL_TAP,
+            on_click=lambda _e: self.tap_member(name))
 
     def _rounds(self) -> list[ft.Control]:
         now = self.rounds or self.suggested()
@@ -170,6 +286,10 @@ def club_new_view(ctx: AppContext) -> ft.View:
         return alone_view(ctx, route)
     form = NewEventForm(ctx)
     form.body.controls = form.controls()
+    if not ctx.actions.identified:
+        # The groups this phone keeps are known once the browser has said which phone
+        # it is: drawn again then.
+        ctx.page.run_task(form.when_identified)
     start = ft.Row([big_button("Create club night", lambda _e: form.create(),
                                icon=ft.Icons.PLAY_ARROW)])
     return screen(route, app_bar(ctx, "New club night", back_to="/club"), [form.body],
