@@ -39,6 +39,12 @@ def season_start(season: str, now: datetime | None = None) -> datetime | None:
     return None
 
 
+def community(store: GameStore) -> bool:
+    """The store is a community's database: its ratings are per group only (Ann at
+    one table is not Ann at another), no board of all games."""
+    return getattr(store, "db", None) is not None
+
+
 def games_of(summaries: list[GameSummary], group: Group | None) -> list[GameSummary]:
     """The games a group holds; every game of the store for None (a laptop's "All
     games")."""
@@ -200,3 +206,17 @@ def rated_folder(store: GameStore) -> RatedFolder:
         if _folder is None or _folder.store is not store:
             _folder = RatedFolder(store)
         return _folder
+
+
+def game_timeline(store: GameStore, game_id: str | None) -> Timeline | None:
+    """The ratings a game's chances go by: its group's (a game in two groups: the first
+    by name), else every game's on a laptop; None on a community server for a game in
+    no group (no all-games ratings there)."""
+    if game_id is not None:
+        groups = sorted(get_groups(store).groups_of_game(game_id),
+                        key=lambda g: (member_key(g.name), g.id))
+        if groups:
+            return rated_folder(store).timeline(groups[0].id)
+    if community(store):
+        return None
+    return rated_folder(store).timeline()

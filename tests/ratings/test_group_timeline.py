@@ -133,6 +133,5 @@ def test_the_timelines_kept_are_bounded(tmp_path: Path,
 
 @pytest.mark.parametrize("bad", ["ZZZZZZZZ", "1234", "../etc/x", "deadbeef"])
 def test_a_bad_or_unknown_group_is_refused(tmp_path: Path, bad: str) -> None:
-    with GameStore(tmp_path / "data") as store:
-        with pytest.raises(GroupNotFound):
-            RatedFolder(store).timeline(bad)
+    with GameStore(tmp_path / "data") as store, pytest.raises(GroupNotFound):
+        RatedFolder(store).timeline(bad)

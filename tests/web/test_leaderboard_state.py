@@ -41,7 +41,7 @@ def test_chances_go_on_tables_yet_to_start_with_rated_players() -> None:
         table(0, "done", [["Ann", "Cid"], ["Bob", "Dee"]]),      # entered on paper
         table(0, "playing", [["Eve", "Fay"], ["Gil", "Hal"]]),   # nobody rated
     ]}
-    tables = with_chances(board, TIMELINE)["tables"]
+    tables = with_chances(board, lambda _game: TIMELINE)["tables"]
     assert tables[0]["chances"] == [50, 50]
     first, second = tables[1]["chances"]
     assert first > 50 and first + second == 100
