@@ -11,10 +11,10 @@ import flet as ft
 from scorer.app.context import AppContext
 from scorer.app.group_access import get_groups
 from scorer.app.ratings_access import ALL_GAMES, SEASONS, community, rated_folder
-from scorer.app.theme import RADIUS
+from scorer.app.theme import RADIUS, SMALL_TAP
 from scorer.app.views.club import link_button
 from scorer.app.views.common import app_bar, message_view, screen
-from scorer.app.widgets import big_button, small_toggle
+from scorer.app.widgets import big_button, small_toggle, toggle_style
 from scorer.groups import Group, GroupNotFound
 from scorer.ratings.model import PROVISIONAL_GAMES
 from scorer.ratings.timeline import BoardRow
@@ -90,7 +90,7 @@ def row_line(row: BoardRow, season: str) -> str:
     line = f"{plural(row.games, 'game')}, {plural(row.wins, 'win')}"
     if season != ALL_GAMES:
         line += f" · {change_text(row.change)}"
-    return line + f"\n{points_line(row.points_for, row.points_against)}"
+    return line
 
 
 def points_line(points_for: int, points_against: int) -> str:
@@ -104,9 +104,12 @@ def groups_row(ctx: AppContext, groups: list[Group], chosen: str | None,
     choices: list[tuple[str | None, str]] = [(g.id, g.name) for g in groups]
     if not community(ctx.store):
         choices.insert(0, (None, "All games"))
-    return ft.Row([small_toggle(label, gid == chosen,
-                                lambda _e, g=gid: ctx.go(with_query("/ratings", season, g)))
-                   for gid, label in choices], spacing=6, run_spacing=6, wrap=True)
+    # Each as wide as its name (a wrapping row has no width to share out).
+    return ft.Row([ft.OutlinedButton(
+        content=ft.Text(label, size=17, weight=ft.FontWeight.W_600), height=SMALL_TAP,
+        style=toggle_style(gid == chosen),
+        on_click=lambda _e, g=gid: ctx.go(with_query("/ratings", season, g)))
+        for gid, label in choices], spacing=6, run_spacing=6, wrap=True)
 
 
 def board_row(ctx: AppContext, rank: int, row: BoardRow, season: str,
@@ -114,13 +117,15 @@ def board_row(ctx: AppContext, rank: int, row: BoardRow, season: str,
     """One tap target a player: few controls (a group's board has hundreds of rows,
     each built by the phone on every visit), its words in one text."""
     line = row_line(row, season)
-    spans = [ft.TextSpan(f"\n{line}", style=ft.TextStyle(size=14))]
+    points = points_line(row.points_for, row.points_against)
+    spans = [ft.TextSpan(f"\n{line}\n{points}", style=ft.TextStyle(size=14))]
     spoken = f"{rank}. {row.player}, rating {rating_text(row.rating)}, {line}"
     if row.provisional:
         mark = f"provisional: {row.rated_games} of {PROVISIONAL_GAMES} games"
         spans.append(ft.TextSpan(f"\n{mark}", style=ft.TextStyle(
             size=13, italic=True, color=ft.Colors.ON_SURFACE_VARIANT)))
         spoken += f", {mark}"
+    spoken += f", {points.lower()}"
     return ft.Container(
         content=ft.Row([
             ft.Text(f"{rank}. {row.player}", size=18, weight=ft.FontWeight.BOLD, spans=spans,

@@ -1,0 +1,96 @@
+"""A group's leaderboard and player pages (issue 33): a player taps from all games to
+the group and reads only its players; the player page keeps the group."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+from table_steps import Phone, every_phone, reads, see, seed_won_games, tap
+
+from scorer.groups.folder import FolderGroups
+from scorer.store import GameStore
+
+# Eight games of Ann, Bob, Cid and Dee; then Friday's three: Hal & Jo win them all,
+# the last against Ann & Bob.
+FRIDAY = [["Hal", "Ivy", "Jo", "Kit"], ["Hal", "Kit", "Jo", "Ivy"], ["Hal", "Ann", "Jo", "Bob"]]
+SEATINGS = [["Ann", "Bob", "Cid", "Dee"]] * 8 + FRIDAY
+
+
+def _with_group(start_server: Callable[..., Any], tmp_path: Path) -> tuple[Any, str]:
+    """A server on the games above, and the id of the group "Friday bish" (Friday's)."""
+    server = start_server(data_dir=tmp_path / "data")
+    seed_won_games(server.data_dir, SEATINGS)
+    with GameStore(server.data_dir, read_only=True) as store:
+        friday = [(s.id, s.players) for s in store.list_games() if "Hal" in s.players]
+    groups = FolderGroups(server.data_dir)  # the file the server reads at every visit
+    group, _code = groups.create("Friday bish")
+    groups.add_games(group.id, friday)
+    return server, group.id
+
+
+def test_the_leaderboard_switched_to_a_group_shows_only_its_players(
+    page: Page, start_server: Callable[..., Any], open_app: Callable[..., float],
+    tmp_path: Path,
+) -> None:
+    server, group_id = _with_group(start_server, tmp_path)
+    open_app(page, server.url)
+    tap(page, "Leaderboard")
+    see(page, "This month")
+    cid = page.get_by_role("button", name=re.compile(r"^\d+\. Cid, rating"))
+    expect(cid).to_be_visible()  # all games: Cid is on the board
+    tap(page, "Friday bish")
+    see(page, re.compile(r"^Friday bish$"))
+    expect(page.get_by_role("button", name=re.compile(r"^\d+\. Hal, rating"))).to_be_visible()
+    expect(cid).to_have_count(0)
+    expect(page.get_by_role("button", name=re.compile(r"^\d+\. (Cid|Dee), rating"))
+           ).to_have_count(0)
+    assert f"group={group_id}" in page.url
+    # Ann played one of Friday's games and lost it; in all games she has nine.
+    ann = page.get_by_role("button", name=re.compile(r"^\d+\. Ann, rating \S+, 1 game, 0 wins"))
+    expect(ann).to_be_visible()
+    ann.click()
+    see(page, "1 game, 0 wins in all")
+    reads(page, "Rating chart: Ann, 1 game")
+    see(page, re.compile(r"Points \d[\d,]* for, \d[\d,]* against"))
+    assert f"group={group_id}" in page.url
+    tap(page, "This year")
+    see(page, "1 game, 0 wins in all")
+    assert f"group={group_id}" in page.url and "season=year" in page.url
+    page.get_by_label("Back", exact=True).click()
+    see(page, re.compile(r"^Friday bish$"))
+    expect(page.get_by_role("button", name=re.compile(r"^\d+\. Hal, rating"))).to_be_visible()
+    assert f"group={group_id}" in page.url
+    # Back to every game, by a tap.
+    tap(page, "All games")
+    expect(cid).to_be_visible()
+
+
+def test_a_bad_group_in_the_address_gets_a_plain_screen(
+    page: Page, start_server: Callable[..., Any], open_app: Callable[..., float],
+    tmp_path: Path,
+) -> None:
+    server, _group_id = _with_group(start_server, tmp_path)
+    for route in ("ratings?group=deadbeef", "ratings?group=../x", "player/Ann?group=NOPE",
+                  "player/Ann?group=12345678"):
+        open_app(page, f"{server.url}{route}", first_text="No such group")
+        see(page, re.compile(r"^There is no such group"))
+
+
+@every_phone
+def test_group_rating_pages_at_phone_size(
+    phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
+    tmp_path: Path, screenshot: Callable[[Page, str], Path],
+) -> None:
+    page, width, tag = phone.page, phone.width, phone.tag
+    server, group_id = _with_group(start_server, tmp_path)
+    for route, first, name in ((f"ratings?group={group_id}", "Friday bish", "group-board"),
+                               (f"player/Ann?group={group_id}&season=year", "Points",
+                                "group-player"),
+                               ("ratings?group=0000abcd", "No such group", "no-group")):
+        open_app(page, f"{server.url}{route}", first_text=first)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        screenshot(page, f"{name}-{tag}")
