@@ -88,7 +88,7 @@ def test_group_rating_pages_at_phone_size(
     page, width, tag = phone.page, phone.width, phone.tag
     server, group_id = _with_group(start_server, tmp_path)
     for route, first, name in ((f"ratings?group={group_id}", "Friday bish", "group-board"),
-                               (f"player/Ann?group={group_id}&season=year", "Points",
+                               (f"player/Ann?group={group_id}&season=year", "With each partner",
                                 "group-player"),
                                ("ratings?group=0000abcd", "No such group", "no-group")):
         open_app(page, f"{server.url}{route}", first_text=first)
