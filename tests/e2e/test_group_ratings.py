@@ -64,6 +64,15 @@ def test_the_leaderboard_switched_to_a_group_shows_only_its_players(
     see(page, re.compile(r"^Friday bish$"))
     expect(page.get_by_role("button", name=re.compile(r"^\d+\. Hal, rating"))).to_be_visible()
     assert f"group={group_id}" in page.url
+    # The group's statistics: its players only.
+    tap(page, "Statistics")
+    see(page, "3 games counted")
+    see(page, re.compile(r"^Friday bish$"))
+    see(page, re.compile(r"^Hal & Jo$"))
+    expect(page.get_by_text("Cid", exact=True)).to_have_count(0)
+    assert f"group={group_id}" in page.url
+    page.get_by_label("Back", exact=True).click()
+    see(page, re.compile(r"^Friday bish$"))
     # Back to every game, by a tap.
     tap(page, "All games")
     expect(cid).to_be_visible()
@@ -75,7 +84,7 @@ def test_a_bad_group_in_the_address_gets_a_plain_screen(
 ) -> None:
     server, _group_id = _with_group(start_server, tmp_path)
     for route in ("ratings?group=deadbeef", "ratings?group=../x", "player/Ann?group=NOPE",
-                  "player/Ann?group=12345678"):
+                  "player/Ann?group=12345678", "statistics?group=zz"):
         open_app(page, f"{server.url}{route}", first_text="No such group")
         see(page, re.compile(r"^There is no such group"))
 

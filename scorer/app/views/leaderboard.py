@@ -195,6 +195,10 @@ def _board(ctx: AppContext, body: list[ft.Control], season: str, gid: str | None
     teams = "/group" if gid is None else f"/group/{gid}"
     body.append(ft.Row([big_button("Fair teams", lambda _e: ctx.go(teams),
                                    icon=ft.Icons.GROUPS, primary=False)]))
+    if gid is not None:
+        figures = f"/statistics?group={gid}"
+        body.append(ft.Row([big_button("Statistics", lambda _e: ctx.go(figures),
+                                       icon=ft.Icons.BAR_CHART, primary=False)]))
     # The hall's TV: a plain page of the server's, read across the room.
     tv = with_query("/leaderboard", season, gid)
     body.append(ft.Row([link_button("Leaderboard for the TV", tv, ft.Icons.TV)]))
