@@ -135,3 +135,26 @@ def test_the_timelines_kept_are_bounded(tmp_path: Path,
 def test_a_bad_or_unknown_group_is_refused(tmp_path: Path, bad: str) -> None:
     with GameStore(tmp_path / "data") as store, pytest.raises(GroupNotFound):
         RatedFolder(store).timeline(bad)
+
+
+def test_chances_go_by_the_games_first_group_by_name(store: GameStore) -> None:
+    from scorer.app.ratings_access import community, game_timeline, rated_folder
+
+    won = _add(store, ("Ann", "Bob", "Cid", "Dee"), 0)
+    other = _add(store, ("Ann", "Eve", "Cid", "Fay"), 1)
+    fresh = _add(store, ("Ann", "Bob", "Cid", "Dee"), None)
+    groups = get_groups(store)
+    zulu, _ = groups.create("Zulu")
+    alpha, _ = groups.create("alpha")
+    seats = ("Ann", "Bob", "Cid", "Dee")
+    groups.add_games(zulu.id, [(won, seats), (fresh, seats)])
+    groups.add_games(alpha.id, [(other, ("Ann", "Eve", "Cid", "Fay")), (fresh, seats)])
+    timeline = game_timeline(store, fresh)
+    assert timeline is rated_folder(store).timeline(alpha.id)  # "alpha" before "Zulu"
+    assert timeline is not None and [s.game.game_id for s in timeline.steps] == [other]
+    # A game in no group: every game's ratings on a laptop, none on a community server.
+    loose = _add(store, ("Gil", "Hal", "Ivy", "Jo"), None)
+    if community(store):
+        assert game_timeline(store, loose) is None
+    else:
+        assert len(game_timeline(store, loose).steps) == 2  # type: ignore[union-attr]
