@@ -10,6 +10,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 from table_steps import Phone, every_phone, reads, see, seed_won_games, tap
+from test_club_board import SIZES, fits
 
 from scorer.groups.folder import FolderGroups
 from scorer.store import GameStore
@@ -103,3 +104,24 @@ def test_group_rating_pages_at_phone_size(
         open_app(page, f"{server.url}{route}", first_text=first)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         screenshot(page, f"{name}-{tag}")
+
+
+def test_the_tv_leaderboard_of_a_group(
+    new_context: Callable[..., Any], start_server: Callable[..., Any], tmp_path: Path,
+    screenshot: Callable[[Page, str], Path],
+) -> None:
+    server, group_id = _with_group(start_server, tmp_path)
+    for scheme in ("light", "dark"):
+        board = new_context(color_scheme=scheme).new_page()
+        for size, viewport in SIZES.items():
+            board.set_viewport_size(viewport)
+            board.goto(f"{server.url}leaderboard?group={group_id}")
+            expect(board.locator("#title")).to_have_text("Friday bish")
+            expect(board.locator("#season")).to_have_text("All · 3 games")
+            who = board.locator("#board tbody td.who")
+            expect(who.first).to_contain_text("Hal")
+            assert "Cid" not in board.locator("#board tbody").inner_text()
+            expect(board.locator("#board thead")).to_contain_text("Points for")
+            fits(board, "other")
+            screenshot(board, f"leaderboard-tv-group-{size}-{scheme}")
+        board.context.close()

@@ -47,7 +47,7 @@ function draw(state) {
       const mark = document.createElement("span");
       mark.className = "prov";
       mark.textContent = "provisional";
-      who.append(mark);
+      who.append(" ", mark); // a space: read as two words, "Hal provisional"
     }
     tr.append(cell(String(p.rank), "num"), who,
               cell(signed(p.rating), "num rating" + (p.provisional ? " prov-rating" : "")),
