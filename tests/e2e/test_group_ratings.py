@@ -45,6 +45,7 @@ def test_the_leaderboard_switched_to_a_group_shows_only_its_players(
     expect(cid).to_be_visible()  # all games: Cid is on the board
     tap(page, "Friday bish")
     see(page, re.compile(r"^Friday bish$"))
+    see(page, "3 finished games in this group")
     expect(page.get_by_role("button", name=re.compile(r"^\d+\. Hal, rating"))).to_be_visible()
     expect(cid).to_have_count(0)
     expect(page.get_by_role("button", name=re.compile(r"^\d+\. (Cid|Dee), rating"))

@@ -159,7 +159,11 @@ def leaderboard_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
         view = screen(route, bar, body)
     else:
         if group is not None:
-            body.append(ft.Text(group.name, size=22, weight=ft.FontWeight.BOLD))
+            games = len(rated_folder(ctx.store).timeline(gid).steps)
+            body.append(ft.Column([
+                ft.Text(group.name, size=22, weight=ft.FontWeight.BOLD),
+                ft.Text(f"{plural(games, 'finished game')} in this group", size=15)],
+                spacing=0))
         body.append(seasons_row(ctx, route, season, gid))
         _board(ctx, body, season, gid, query.get("rows") == "all")
         view = screen(with_query(route, season, gid), bar, body)
