@@ -168,7 +168,14 @@ class RatedFolder:
         with self._lock:
             found = self._boards.get(key)
             if found is None or found[0] is not timeline:
-                found = (timeline, leaderboard(timeline, since))
+                rows = leaderboard(timeline, since)
+                members = self._made[group_id][1] if group_id in self._made else ()
+                if group_id is not None:
+                    # Someone from outside who sat in moved the members' ratings (they
+                    # were at the table) but is not on the group's board.
+                    keys = {member_key(m) for m in members}
+                    rows = [r for r in rows if r.key in keys]
+                found = (timeline, rows)
                 # Only boards of timelines still kept stay: bounded as they are.
                 live = {id(made[2]) for made in self._made.values()}
                 self._boards = {k: v for k, v in self._boards.items() if id(v[0]) in live}
