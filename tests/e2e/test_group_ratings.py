@@ -3,6 +3,7 @@ the group and reads only its players; the player page keeps the group."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -126,3 +127,38 @@ def test_the_tv_leaderboard_of_a_group(
             fits(board, "other")
             screenshot(board, f"leaderboard-tv-group-{size}-{scheme}")
         board.context.close()
+
+
+def test_a_community_server_has_no_all_games_board(
+    page: Page, start_server: Callable[..., Any], open_app: Callable[..., float],
+    pg_url: str, tmp_path: Path, screenshot: Callable[[Page, str], Path],
+) -> None:
+    """Ann at one club's tables is not Ann at another's: per group only."""
+    from scorer.groups.pg import PgGroups
+    from scorer.store.database import Database
+    from scorer.store.pg_games import PgGameStore
+
+    hands = json.loads((Path(__file__).parents[1] / "data" / "won_game.json")
+                       .read_text("utf-8"))["hands"]
+    db = Database(pg_url)
+    try:
+        store = PgGameStore(db, data_dir=tmp_path / "cache")
+        made = [store.create_game({"format": "tarabish-game/1", "players": players,
+                                   "first_dealer": 3, "rules": {"forced_at": 400},
+                                   "hands": hands}) for players in SEATINGS]
+        groups = PgGroups(db)
+        group, _code = groups.create("Friday bish")
+        groups.add_games(group.id, [(g.id, g.doc["players"]) for g in made
+                                    if "Hal" in g.doc["players"]])
+    finally:
+        db.close()
+    server = start_server(env={"TARABISH_DATABASE": pg_url})
+    open_app(page, f"{server.url}ratings", first_text="Leaderboard")
+    see(page, "Pick a group to see its leaderboard.")
+    expect(page.get_by_role("button", name="All games")).to_have_count(0)
+    expect(page.get_by_role("button", name=re.compile(r"^\d+\. \w+, rating"))).to_have_count(0)
+    screenshot(page, "community-leaderboard-pick-390x844-light")
+    tap(page, "Friday bish")
+    see(page, "3 finished games in this group")
+    expect(page.get_by_role("button", name=re.compile(r"^\d+\. Hal, rating"))).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile(r"^\d+\. Cid, rating"))).to_have_count(0)

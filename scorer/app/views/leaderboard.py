@@ -154,8 +154,8 @@ def leaderboard_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
         body.append(groups_row(ctx, groups, gid, season))
     if group is None and community(ctx.store):
         # Ann at one table is not Ann at another: a community's ratings are per group.
-        body.append(ft.Text("Pick a group to see its leaderboard." if groups else
-                            "No group yet. A group's keeper makes one on Groups.", size=17))
+        body.insert(0, ft.Text("Pick a group to see its leaderboard." if groups else
+                               "No group yet. A group's keeper makes one on Groups.", size=17))
         view = screen(route, bar, body)
     else:
         if group is not None:
