@@ -99,7 +99,11 @@ def test_group_rating_pages_at_phone_size(
 ) -> None:
     page, width, tag = phone.page, phone.width, phone.tag
     server, group_id = _with_group(start_server, tmp_path)
+    for name in ("Family", "Legion Tuesday league, Glace Bay Branch"):  # the choice wraps
+        FolderGroups(server.data_dir).create(name)
     for route, first, name in ((f"ratings?group={group_id}", "Friday bish", "group-board"),
+                               (f"statistics?group={group_id}", "3 games counted",
+                                "group-statistics"),
                                (f"player/Ann?group={group_id}&season=year", "With each partner",
                                 "group-player"),
                                ("ratings?group=0000abcd", "No such group", "no-group")):

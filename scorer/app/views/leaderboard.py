@@ -11,7 +11,7 @@ import flet as ft
 from scorer.app.context import AppContext
 from scorer.app.group_access import get_groups
 from scorer.app.ratings_access import ALL_GAMES, SEASONS, community, rated_folder
-from scorer.app.theme import RADIUS, SMALL_TAP
+from scorer.app.theme import RADIUS
 from scorer.app.views.club import link_button
 from scorer.app.views.common import app_bar, message_view, screen
 from scorer.app.widgets import big_button, small_toggle, toggle_style
@@ -104,12 +104,19 @@ def groups_row(ctx: AppContext, groups: list[Group], chosen: str | None,
     choices: list[tuple[str | None, str]] = [(g.id, g.name) for g in groups]
     if not community(ctx.store):
         choices.insert(0, (None, "All games"))
-    # Each as wide as its name (a wrapping row has no width to share out).
+    # Each as wide as its name (a wrapping row has no width to share out); no fixed
+    # height: a long name takes two lines on a small phone and the button grows.
     return ft.Row([ft.OutlinedButton(
-        content=ft.Text(label, size=17, weight=ft.FontWeight.W_600), height=SMALL_TAP,
-        style=toggle_style(gid == chosen),
+        content=ft.Text(label, size=17, weight=ft.FontWeight.W_600), style=_choice(gid == chosen),
         on_click=lambda _e, g=gid: ctx.go(with_query("/ratings", season, g)))
         for gid, label in choices], spacing=6, run_spacing=6, wrap=True)
+
+
+def _choice(selected: bool) -> ft.ButtonStyle:
+    style = toggle_style(selected)
+    # 12 px above and below a 24 px line: 48 px, the small tap target, on one line.
+    style.padding = ft.Padding.symmetric(horizontal=14, vertical=12)
+    return style
 
 
 def board_row(ctx: AppContext, rank: int, row: BoardRow, season: str,
