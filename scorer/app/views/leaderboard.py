@@ -98,17 +98,25 @@ def points_line(points_for: int, points_against: int) -> str:
     return f"Points {points_for:,} for, {points_against:,} against"
 
 
+MOST_GROUPS = 24
+"""Groups offered as taps on the leaderboard; past that, the list of groups."""
+
+
 def groups_row(ctx: AppContext, groups: list[Group], chosen: str | None,
                season: str) -> ft.Control:
     """Which games the board counts, as taps: each group, and all games on a laptop."""
-    choices: list[tuple[str | None, str]] = [(g.id, g.name) for g in groups]
+    shown = groups if len(groups) <= MOST_GROUPS else [g for g in groups if g.id == chosen]
+    choices: list[tuple[str | None, str]] = [(g.id, g.name) for g in shown]
     if not community(ctx.store):
         choices.insert(0, (None, "All games"))
+    if len(shown) < len(groups):  # a community's hundreds: its list of groups to pick from
+        choices.append(("more", f"All {len(groups)} groups"))
     # Each as wide as its name (a wrapping row has no width to share out); no fixed
     # height: a long name takes two lines on a small phone and the button grows.
     return ft.Row([ft.OutlinedButton(
         content=ft.Text(label, size=17, weight=ft.FontWeight.W_600), style=_choice(gid == chosen),
-        on_click=lambda _e, g=gid: ctx.go(with_query("/ratings", season, g)))
+        on_click=lambda _e, g=gid: ctx.go("/groups" if g == "more"
+                                           else with_query("/ratings", season, g)))
         for gid, label in choices], spacing=6, run_spacing=6, wrap=True)
 
 
