@@ -158,3 +158,31 @@ def test_chances_go_by_the_games_first_group_by_name(store: GameStore) -> None:
         assert game_timeline(store, loose) is None
     else:
         assert len(game_timeline(store, loose).steps) == 2  # type: ignore[union-attr]
+
+
+def test_each_games_finish_time_is_read_once_whichever_groups_ask(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with GameStore(tmp_path / "data") as store:
+        ids = [_add(store, ("Ann", "Bob", "Cid", "Dee"), n % 2) for n in range(4)]
+        groups = get_groups(store)
+        first, _ = groups.create("First")
+        second, _ = groups.create("Second")
+        seats = ("Ann", "Bob", "Cid", "Dee")
+        groups.add_games(first.id, [(g, seats) for g in ids[:3]])
+        groups.add_games(second.id, [(g, seats) for g in ids[1:]])
+        read: list[str] = []
+        real = store.get_game
+
+        def counted(game_id: str) -> object:
+            read.append(game_id)
+            return real(game_id)
+
+        monkeypatch.setattr(store, "get_game", counted)
+        folder = RatedFolder(store)
+        folder.timeline(first.id)
+        folder.timeline(second.id)
+        folder.timeline()
+        assert sorted(read) == sorted(ids)
+        groups.remove_game(first.id, ids[0])  # the group changed, no game did
+        folder.timeline(first.id)
+        assert sorted(read) == sorted(ids)
