@@ -2,6 +2,7 @@
 
     uv run python benchmarks/bench_leaderboard.py               # 200 members, 5,000 games
     uv run python benchmarks/bench_leaderboard.py --games 500   # a quicker look
+    uv run python benchmarks/bench_leaderboard.py --group       # the same games as a group
 
 A data folder gets 5,000 finished games (four of 200 members seated at random,
 each game the won game of tests/data/won_game.json) and one game in play of five
@@ -20,6 +21,12 @@ Printed: the medians, the middle half, and leaderboard / sheet (issue 33 §6 wan
 worked out: each game's finish time read and 5,000 matches rated) and, in this
 process, the time to rate the folder cold and to find it unchanged. Figures only;
 nothing is judged here. Loopback only.
+
+With --group every game is also put in a group ("Bench group", 200 members and
+5,000 games): the leaderboard timed is then the group's, opened from the
+all-games board by a tap on the group's name (/ratings -> /ratings?group=), and
+the in-process figures are the group's timeline (the group read from
+groups.json at each visit).
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ from conftest import enable_semantics, start_app_server  # noqa: E402
 
 from scorer.app.ratings_access import TRUSTED_AFTER_NS, RatedFolder  # noqa: E402
 from scorer.app.views.leaderboard import FIRST_ROWS  # noqa: E402
+from scorer.groups.folder import FolderGroups  # noqa: E402
 from scorer.store import GameStore  # noqa: E402
 
 WON = json.loads((ROOT / "tests" / "data" / "won_game.json").read_text("utf-8"))
@@ -52,6 +60,9 @@ CHROMIUM = os.environ.get("TARABISH_CHROMIUM", "/usr/bin/chromium")
 VIEWPORT = {"width": 390, "height": 844}
 BOARD_TEXT = "Rating: a careful estimate"
 SHEET_TEXT = "Score sheet"
+GROUP_TEXT = "finished games in this group"
+"""Under the group board's title: the group's board is drawn (its rows are the same as
+all games' here, the same games)."""
 
 
 def fill(data_dir: Path, members: int, games: int, seed: int = 7) -> str:
@@ -69,21 +80,35 @@ def fill(data_dir: Path, members: int, games: int, seed: int = 7) -> str:
     return playing.id
 
 
-def in_process(data_dir: Path) -> tuple[float, float, float]:
-    """Seconds to rate the folder cold, to find it unchanged by listing its games (the
-    folder changed in the last second), and by the folder's change time alone."""
+GROUP = "Bench group"
+
+
+def make_group(data_dir: Path) -> str:
+    """Every stored game in one group; its id."""
+    with GameStore(data_dir, read_only=True) as store:
+        games = [(s.id, s.players) for s in store.list_games() if s.winner is not None]
+    groups = FolderGroups(data_dir)
+    group, _code = groups.create(GROUP)
+    groups.add_games(group.id, games)
+    return group.id
+
+
+def in_process(data_dir: Path, group: str | None = None) -> tuple[float, float, float]:
+    """Seconds to rate the folder (the group) cold, to find it unchanged by listing its
+    games (the folder changed in the last second), and by the folder's change time
+    alone."""
     with GameStore(data_dir, read_only=True) as store:
         folder = RatedFolder(store)
         t0 = time.perf_counter()
-        folder.timeline()
+        folder.timeline(group)
         cold = time.perf_counter() - t0
         t0 = time.perf_counter()
-        folder.timeline()
+        folder.timeline(group)
         listed = time.perf_counter() - t0
         time.sleep(TRUSTED_AFTER_NS / 1e9)
-        folder.timeline()
+        folder.timeline(group)
         t0 = time.perf_counter()
-        folder.timeline()
+        folder.timeline(group)
         return cold, listed, time.perf_counter() - t0
 
 
@@ -108,6 +133,8 @@ def main() -> int:
     parser.add_argument("--members", type=int, default=200)
     parser.add_argument("--games", type=int, default=5000)
     parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--group", action="store_true",
+                        help="time the group's leaderboard (every game in one group)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
@@ -115,8 +142,9 @@ def main() -> int:
         playing = fill(data, args.members, args.games)
         print(f"{args.games} games of {args.members} members stored in "
               f"{time.perf_counter() - t0:.1f} s; load average {os.getloadavg()[0]:.1f}")
-        cold, listed, marked = in_process(data)
-        print(f"in process: rating the folder cold {cold * 1000:.0f} ms; unchanged: "
+        group = make_group(data) if args.group else None
+        cold, listed, marked = in_process(data, group)
+        print(f"in process{' (the group)' if group else ''}: rating the folder cold {cold * 1000:.0f} ms; unchanged: "
               f"{listed * 1000:.1f} ms listing the games, {marked * 1000:.2f} ms by the "
               "folder's change time")
         server = start_app_server(data)
@@ -134,7 +162,11 @@ def main() -> int:
                 board: list[float] = []
                 sheet: list[float] = []
                 for _ in range(args.rounds):
-                    board.append(tap(page, "Leaderboard", BOARD_TEXT))
+                    if group is None:
+                        board.append(tap(page, "Leaderboard", BOARD_TEXT))
+                    else:  # the all-games board, then the group's by a tap on its name
+                        tap(page, "Leaderboard", BOARD_TEXT)
+                        board.append(tap(page, GROUP, GROUP_TEXT))
                     tap(page, "Back", "New game", labelled=True)
                     sheet.append(tap(page, "Continue", SHEET_TEXT))
                     tap(page, "Back", "New game", labelled=True)
@@ -143,7 +175,8 @@ def main() -> int:
             server.stop()
     print(f"first leaderboard after the start (every game rated): {first:.0f} ms")
     rows = min(FIRST_ROWS, args.members)
-    print(f"home → Leaderboard ({rows} of {args.members} rows): {spread(board)}")
+    opened = "all games → the group's board" if args.group else "home → Leaderboard"
+    print(f"{opened} ({rows} of {args.members} rows): {spread(board)}")
     print(f"home → score sheet (5 hands):   {spread(sheet)}")
     print(f"leaderboard / sheet: {statistics.median(board) / statistics.median(sheet):.2f} "
           f"(issue 33 §6: <= 1.5); load average {os.getloadavg()[0]:.1f}")

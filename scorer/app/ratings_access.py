@@ -2,8 +2,8 @@
 
 One `RatedFolder` per store, shared by every phone (and the TV leaderboard): the
 games' finish times are read once per game revision, and the ratings are rated again
-only when a finished game changed, came or went. `games_of` is the seam a group
-fills: today every finished game of the folder is the group's.
+only when a finished game changed, came or went. A group's timeline counts only
+its games (`games_of`); the timelines of the groups last asked for are kept.
 """
 
 from __future__ import annotations
@@ -11,9 +11,12 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import OrderedDict
 from datetime import datetime
 from typing import Final
 
+from scorer.app.group_access import get_groups
+from scorer.groups.model import Group, check_id, member_key
 from scorer.ratings.model import match_of
 from scorer.ratings.sources import finished_at
 from scorer.ratings.timeline import BoardRow, DatedMatch, Timeline, leaderboard, rate_in_order
@@ -36,46 +39,107 @@ def season_start(season: str, now: datetime | None = None) -> datetime | None:
     return None
 
 
-def games_of(summaries: list[GameSummary], group: str | None) -> list[GameSummary]:
-    """The games a group holds. The seam for groups: until a store of groups exists,
-    a laptop's folder is one group of all its games (`group` is None)."""
-    del group
-    return summaries
+def community(store: GameStore) -> bool:
+    """The store is a community's database: its ratings are per group only (Ann at
+    one table is not Ann at another), no board of all games."""
+    return getattr(store, "db", None) is not None
+
+
+def games_of(summaries: list[GameSummary], group: Group | None) -> list[GameSummary]:
+    """The games a group holds; every game of the store for None (a laptop's "All
+    games")."""
+    if group is None:
+        return summaries
+    held = set(group.games)
+    return [s for s in summaries if s.id in held]
+
+
+def as_members(timeline: Timeline, group: Group) -> Timeline:
+    """The timeline with each player named as the group writes its member (capitals
+    do not matter); a player who is no member keeps the name last typed."""
+    spelt = {member_key(m): m for m in group.members}
+    names = {key: spelt.get(key, name) for key, name in timeline.names.items()}
+    return Timeline(steps=timeline.steps, names=names)
+
+
+_Made = tuple[tuple[tuple[str, int], ...], tuple[str, ...], Timeline]
+
+CACHED_GROUPS: Final = 32
+"""Timelines kept (the groups last asked for, "All games" counted as one): a
+community with a thousand groups does not keep a thousand in memory."""
 
 
 class RatedFolder:
-    """The timeline of one store's finished games, in the order they finished."""
+    """The timelines of one store's finished games, in the order they finished: all
+    of them, and each group's (one cached per group, the last `CACHED_GROUPS` asked)."""
 
     def __init__(self, store: GameStore) -> None:
         self.store = store
         self._lock = threading.Lock()
         self._dated: dict[tuple[str, int], DatedMatch | None] = {}
-        self._made: tuple[tuple[tuple[str, int], ...], Timeline] | None = None
-        self._seen: int | None = None
-        self._boards: dict[tuple[int, str, datetime | None], tuple[Timeline, list[BoardRow]]] = {}
+        # group id (None: all games) -> (its finished games' ids and revisions, its
+        # members, timeline)
+        self._made: OrderedDict[str | None, _Made] = OrderedDict()
+        # group id -> (folder mark, the group as read) when its timeline was last checked
+        self._seen: dict[str | None, tuple[int, Group | None]] = {}
+        self._listed: tuple[int | None, list[GameSummary]] | None = None
+        self._boards: dict[tuple[str | None, str, datetime | None],
+                           tuple[Timeline, list[BoardRow]]] = {}
         self.rated = 0
-        """How many times the games were rated (a test reads it: not at every visit)."""
+        """How many times games were rated (a test reads it: not at every visit)."""
 
-    def timeline(self, group: str | None = None) -> Timeline:
+    def group(self, group_id: str) -> Group:
+        """The group as saved now; GroupNotFound for a bad or unknown id."""
+        return get_groups(self.store).get(check_id(group_id))
+
+    def timeline(self, group_id: str | None = None) -> Timeline:
+        """Every finished game rated (None), or only the group's; GroupNotFound for a
+        bad or unknown group id."""
+        # The group is read at every visit (a small file, or one query): a game added
+        # to it or taken out is seen at once, though no game file changed.
+        group = None if group_id is None else self.group(group_id)
         with self._lock:
             folder = self._folder_mark()
-            if self._made is not None and folder is not None and folder == self._seen:
-                return self._made[1]
-            summaries = games_of(self.store.list_games(), group)
-            finished = [s for s in summaries if s.winner is not None]
+            made = self._made.get(group_id)
+            if (made is not None and folder is not None
+                    and self._seen.get(group_id) == (folder, group)):
+                self._made.move_to_end(group_id)
+                return made[2]
+            finished = [s for s in games_of(self._list(folder), group)
+                        if s.winner is not None]
             key = tuple(sorted((s.id, s.revision) for s in finished))
-            if self._made is None or self._made[0] != key:
+            members = () if group is None else group.members
+            if made is None or made[0] != key:
                 # Each game's finish time is read once per revision: a change rates again
                 # without reading every game.
                 dated = [self._dated_match(s) for s in finished]
-                kept = set(key)
-                self._dated = {k: v for k, v in self._dated.items() if k in kept}
                 games = sorted((d for d in dated if d is not None),
                                key=lambda d: (d.when, d.game_id))
-                self._made = (key, rate_in_order(games))
+                timeline = rate_in_order(games)
+                made = (key, members,
+                        timeline if group is None else as_members(timeline, group))
                 self.rated += 1
-            self._seen = folder
-            return self._made[1]
+            elif group is not None and made[1] != members:  # a member added: names only
+                made = (key, members, as_members(made[2], group))
+            self._made[group_id] = made
+            self._made.move_to_end(group_id)
+            while len(self._made) > CACHED_GROUPS:
+                dropped, _ = self._made.popitem(last=False)
+                self._seen.pop(dropped, None)
+            if folder is not None:
+                self._seen[group_id] = (folder, group)
+            return made[2]
+
+    def _list(self, folder: int | None) -> list[GameSummary]:
+        """The store's games, listed once per change of the folder (every time for a
+        community's store); finish times of games gone or changed are forgotten."""
+        if self._listed is not None and folder is not None and self._listed[0] == folder:
+            return self._listed[1]
+        summaries = self.store.list_games()
+        kept = {(s.id, s.revision) for s in summaries if s.winner is not None}
+        self._dated = {k: v for k, v in self._dated.items() if k in kept}
+        self._listed = (folder, summaries)
+        return summaries
 
     def _folder_mark(self) -> int | None:
         """The games folder's change time, when it can be trusted to show any change
@@ -95,17 +159,26 @@ class RatedFolder:
             return None
         return changed
 
-    def board(self, season: str) -> list[BoardRow]:
-        """The leaderboard of a season, worked out once per change of the games (and
-        per day, since a season starts on a date)."""
-        timeline = self.timeline()
+    def board(self, season: str, group_id: str | None = None) -> list[BoardRow]:
+        """The leaderboard of a season (of a group's games), worked out once per change
+        of the games (and per day, since a season starts on a date)."""
+        timeline = self.timeline(group_id)
         since = season_start(season)
-        key = (id(timeline), season, since)
+        key = (group_id, season, since)
         with self._lock:
             found = self._boards.get(key)
             if found is None or found[0] is not timeline:
-                found = (timeline, leaderboard(timeline, since))
-                self._boards = {k: v for k, v in self._boards.items() if v[0] is timeline}
+                rows = leaderboard(timeline, since)
+                members = self._made[group_id][1] if group_id in self._made else ()
+                if group_id is not None:
+                    # Someone from outside who sat in moved the members' ratings (they
+                    # were at the table) but is not on the group's board.
+                    keys = {member_key(m) for m in members}
+                    rows = [r for r in rows if r.key in keys]
+                found = (timeline, rows)
+                # Only boards of timelines still kept stay: bounded as they are.
+                live = {id(made[2]) for made in self._made.values()}
+                self._boards = {k: v for k, v in self._boards.items() if id(v[0]) in live}
                 self._boards[key] = found
             return found[1]
 
@@ -122,7 +195,9 @@ class RatedFolder:
         if match is not None:
             when = finished_at(stored.history, len(stored.doc.get("hands", [])),
                                stored.updated)
-            dated = DatedMatch(game_id=summary.id, when=when, match=match)
+            winner = summary.winner or 0
+            dated = DatedMatch(game_id=summary.id, when=when, match=match,
+                               points=(summary.totals[winner], summary.totals[1 - winner]))
         self._dated[found] = dated
         return dated
 
@@ -138,3 +213,17 @@ def rated_folder(store: GameStore) -> RatedFolder:
         if _folder is None or _folder.store is not store:
             _folder = RatedFolder(store)
         return _folder
+
+
+def game_timeline(store: GameStore, game_id: str | None) -> Timeline | None:
+    """The ratings a game's chances go by: its group's (a game in two groups: the first
+    by name), else every game's on a laptop; None on a community server for a game in
+    no group (no all-games ratings there)."""
+    if game_id is not None:
+        groups = sorted(get_groups(store).groups_of_game(game_id),
+                        key=lambda g: (member_key(g.name), g.id))
+        if groups:
+            return rated_folder(store).timeline(groups[0].id)
+    if community(store):
+        return None
+    return rated_folder(store).timeline()

@@ -90,6 +90,7 @@ ROUTES: list[tuple[str, Builder]] = [
         ctx, q.get("again"), q.get("seats"))),
     (r"/games", lambda ctx, _p, q: _view("past_games", "past_games_view")(ctx, q.get("page"))),
     (r"/stats", lambda ctx, _p, _q: _view("statistics", "statistics_view")(ctx)),
+    (r"/statistics", lambda ctx, _p, q: _view("statistics", "statistics_view")(ctx, q)),
     (r"/ratings", lambda ctx, _p, q: _rated("leaderboard", "leaderboard_view")(ctx, q)),
     (r"/player/(?P<name>[^/]{1,200})",
      lambda ctx, p, q: _rated("player_page", "player_view")(ctx, p["name"], q)),

@@ -29,6 +29,8 @@ class DatedMatch(BaseModel):
     game_id: str
     when: datetime
     match: Match
+    points: tuple[int, int] = (0, 0)
+    """The final scores: the winners', the losers'."""
 
 
 class Skill(BaseModel):
@@ -109,6 +111,9 @@ class BoardRow(BaseModel):
     wins: int
     rated_games: int
     """Every game rated so far (the provisional mark counts these, not the season's)."""
+    points_for: int = 0
+    points_against: int = 0
+    """The season's points scored by the player's teams, and against them."""
 
     @property
     def provisional(self) -> bool:
@@ -129,20 +134,26 @@ def leaderboard(timeline: Timeline, since: datetime | None = None) -> list[Board
     rated: dict[str, int] = {}
     games: dict[str, int] = {}
     wins: dict[str, int] = {}
+    scored: dict[str, list[int]] = {}  # key -> [for, against]
     for step in timeline.steps:
         in_season = since is None or step.game.when >= since
         winners = {player_key(n) for n in step.game.match.winners}
+        won_pts, lost_pts = step.game.points
         for key, skill in step.after.items():
             if in_season and key not in games:
                 before[key] = now[key].rating if key in now else _default_rating()
             if in_season:
                 games[key] = games.get(key, 0) + 1
                 wins[key] = wins.get(key, 0) + (key in winners)
+                tally = scored.setdefault(key, [0, 0])
+                tally[0] += won_pts if key in winners else lost_pts
+                tally[1] += lost_pts if key in winners else won_pts
             now[key] = skill
             rated[key] = rated.get(key, 0) + 1
     rows = [BoardRow(key=key, player=timeline.name(key), rating=now[key].rating,
                      change=now[key].rating - before[key], games=games[key], wins=wins[key],
-                     rated_games=rated[key])
+                     rated_games=rated[key], points_for=scored[key][0],
+                     points_against=scored[key][1])
             for key in games]
     rows.sort(key=lambda r: (-r.rating, r.key))
     return rows

@@ -26,7 +26,7 @@ from pathlib import Path
 from fastapi import FastAPI, Request, Response
 from starlette.responses import HTMLResponse, JSONResponse
 
-from scorer.app.ratings_access import rated_folder
+from scorer.app.ratings_access import game_timeline
 from scorer.events.board import board_json
 from scorer.events.night import seat_names
 from scorer.events.requests import EVENT_PATH, answer
@@ -162,7 +162,7 @@ def _board_with_chances(service: EventService, event_id: str) -> dict[str, objec
     """The board's state, with each team's chance on the tables yet to play a hand."""
     board = board_json(service.view(event_id))
     if any(not t["hands"] for t in board["tables"]):
-        board = with_chances(board, rated_folder(service.games).timeline())
+        board = with_chances(board, lambda game: game_timeline(service.games, game))
     return board
 
 

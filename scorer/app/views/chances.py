@@ -12,17 +12,18 @@ from scorer.app.game_view_model import GameModel
 
 def chance_line(ctx: AppContext, model: GameModel) -> str | None:
     """`Chance to win: Ann & Cid 58 %, Bob & Dee 42 %`; None on a phone alone (no
-    ratings there) or when none of the four has a finished game to go by."""
+    ratings there) or when none of the four has a finished game to go by. The ratings
+    are those of the game's group (`ratings_access.game_timeline`)."""
     if CONFIG.alone:
         return None
     # Here, not at the top: a phone alone has neither the ratings nor openskill.
-    from scorer.app.ratings_access import rated_folder
+    from scorer.app.ratings_access import game_timeline
     from scorer.ratings.prematch import chances, percent_pair
     from scorer.ratings.timeline import skills_of
 
     players = model.game.players
-    timeline = rated_folder(ctx.store).timeline()
-    if not any(skills_of(timeline, players)):
+    timeline = game_timeline(ctx.store, model.id)
+    if timeline is None or not any(skills_of(timeline, players)):
         return None
     teams = ((players[0], players[2]), (players[1], players[3]))
     odds = percent_pair(chances(timeline.now, *teams))

@@ -4,16 +4,18 @@ on a player opens their page."""
 from __future__ import annotations
 
 from typing import cast
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import flet as ft
 
 from scorer.app.context import AppContext
-from scorer.app.ratings_access import ALL_GAMES, SEASONS, rated_folder
+from scorer.app.group_access import get_groups
+from scorer.app.ratings_access import ALL_GAMES, SEASONS, community, rated_folder
 from scorer.app.theme import RADIUS
 from scorer.app.views.club import link_button
-from scorer.app.views.common import app_bar, screen
-from scorer.app.widgets import big_button, small_toggle
+from scorer.app.views.common import app_bar, message_view, screen
+from scorer.app.widgets import big_button, small_toggle, toggle_style
+from scorer.groups import Group, GroupNotFound
 from scorer.ratings.model import PROVISIONAL_GAMES
 from scorer.ratings.timeline import BoardRow
 
@@ -46,15 +48,37 @@ def season_of(query: dict[str, str]) -> str:
     return season if season in dict(SEASONS) else ALL_GAMES
 
 
-def player_route(name: str, season: str = ALL_GAMES) -> str:
-    route = f"/player/{quote(name, safe='')}"
-    return route if season == ALL_GAMES else f"{route}?season={season}"
+NO_GROUP = "There is no such group. Its address may be cut short: ask its keeper for it again."
 
 
-def seasons_row(ctx: AppContext, route: str, season: str) -> ft.Control:
+def group_of(ctx: AppContext, query: dict[str, str]) -> Group | None:
+    """The group the address asks for (`?group=`), None for all games; GroupNotFound for
+    a bad or unknown id."""
+    group_id = query.get("group")
+    return None if group_id is None else get_groups(ctx.store).get(group_id)
+
+
+def no_group_view(ctx: AppContext, route: str) -> ft.View:
+    return message_view(ctx, route, "No such group", NO_GROUP)
+
+
+def with_query(path: str, season: str = ALL_GAMES, group: str | None = None,
+               **more: str) -> str:
+    """`path` with the season and group it shows (left out when all games)."""
+    query = {**({"group": group} if group else {}),
+             **({"season": season} if season != ALL_GAMES else {}), **more}
+    return f"{path}?{urlencode(query)}" if query else path
+
+
+def player_route(name: str, season: str = ALL_GAMES, group: str | None = None) -> str:
+    return with_query(f"/player/{quote(name, safe='')}", season, group)
+
+
+def seasons_row(ctx: AppContext, route: str, season: str,
+                group: str | None = None) -> ft.Control:
     """All games / This year / This month, as taps."""
     def go(key: str) -> None:
-        ctx.go(route if key == ALL_GAMES else f"{route}?season={key}")
+        ctx.go(with_query(route, key, group))
 
     # Shares of the width by the words' length: "This month" fits a 360 px phone.
     return ft.Row([small_toggle(label, key == season, lambda _e, k=key: go(k),
@@ -69,17 +93,54 @@ def row_line(row: BoardRow, season: str) -> str:
     return line
 
 
-def board_row(ctx: AppContext, rank: int, row: BoardRow, season: str) -> ft.Control:
+def points_line(points_for: int, points_against: int) -> str:
+    """The season's points: scored by the player's teams, and against them."""
+    return f"Points {points_for:,} for, {points_against:,} against"
+
+
+MOST_GROUPS = 24
+"""Groups offered as taps on the leaderboard; past that, the list of groups."""
+
+
+def groups_row(ctx: AppContext, groups: list[Group], chosen: str | None,
+               season: str) -> ft.Control:
+    """Which games the board counts, as taps: each group, and all games on a laptop."""
+    shown = groups if len(groups) <= MOST_GROUPS else [g for g in groups if g.id == chosen]
+    choices: list[tuple[str | None, str]] = [(g.id, g.name) for g in shown]
+    if not community(ctx.store):
+        choices.insert(0, (None, "All games"))
+    if len(shown) < len(groups):  # a community's hundreds: its list of groups to pick from
+        choices.append(("more", f"All {len(groups)} groups"))
+    # Each as wide as its name (a wrapping row has no width to share out); no fixed
+    # height: a long name takes two lines on a small phone and the button grows.
+    return ft.Row([ft.OutlinedButton(
+        content=ft.Text(label, size=17, weight=ft.FontWeight.W_600), style=_choice(gid == chosen),
+        on_click=lambda _e, g=gid: ctx.go("/groups" if g == "more"
+                                           else with_query("/ratings", season, g)))
+        for gid, label in choices], spacing=6, run_spacing=6, wrap=True)
+
+
+def _choice(selected: bool) -> ft.ButtonStyle:
+    style = toggle_style(selected)
+    # 12 px above and below a 24 px line: 48 px, the small tap target, on one line.
+    style.padding = ft.Padding.symmetric(horizontal=14, vertical=12)
+    return style
+
+
+def board_row(ctx: AppContext, rank: int, row: BoardRow, season: str,
+              group: str | None = None) -> ft.Control:
     """One tap target a player: few controls (a group's board has hundreds of rows,
     each built by the phone on every visit), its words in one text."""
     line = row_line(row, season)
-    spans = [ft.TextSpan(f"\n{line}", style=ft.TextStyle(size=14))]
+    points = points_line(row.points_for, row.points_against)
+    spans = [ft.TextSpan(f"\n{line}\n{points}", style=ft.TextStyle(size=14))]
     spoken = f"{rank}. {row.player}, rating {rating_text(row.rating)}, {line}"
     if row.provisional:
         mark = f"provisional: {row.rated_games} of {PROVISIONAL_GAMES} games"
         spans.append(ft.TextSpan(f"\n{mark}", style=ft.TextStyle(
             size=13, italic=True, color=ft.Colors.ON_SURFACE_VARIANT)))
         spoken += f", {mark}"
+    spoken += f", {points.lower()}"
     return ft.Container(
         content=ft.Row([
             ft.Text(f"{rank}. {row.player}", size=18, weight=ft.FontWeight.BOLD, spans=spans,
@@ -87,7 +148,7 @@ def board_row(ctx: AppContext, rank: int, row: BoardRow, season: str) -> ft.Cont
             ft.Text(rating_text(row.rating), size=24, weight=ft.FontWeight.BOLD,
                     italic=row.provisional),
         ], spacing=10),
-        on_click=lambda _e: ctx.go(player_route(row.player, season)), ink=True,
+        on_click=lambda _e: ctx.go(player_route(row.player, season, group)), ink=True,
         bgcolor=ft.Colors.SURFACE_CONTAINER_LOW, border_radius=ft.BorderRadius.all(RADIUS),
         padding=ft.Padding.only(left=14, right=14, top=8, bottom=8),
     )
@@ -96,27 +157,35 @@ def board_row(ctx: AppContext, rank: int, row: BoardRow, season: str) -> ft.Cont
 def leaderboard_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
     season = season_of(query)
     route = "/ratings"
+    try:
+        group = group_of(ctx, query)
+    except GroupNotFound:
+        return _own_kind(no_group_view(ctx, route))
+    gid = None if group is None else group.id
     bar = app_bar(ctx, "Leaderboard", back_to="/")
-    rows = rated_folder(ctx.store).board(season)
-    body: list[ft.Control] = [seasons_row(ctx, route, season)]
-    if not rows:
-        body.append(ft.Text("No finished games in this season yet.", size=17))
+    groups = get_groups(ctx.store).list_groups()
+    body: list[ft.Control] = []
+    if groups:
+        body.append(groups_row(ctx, groups, gid, season))
+    if group is None and community(ctx.store):
+        # Ann at one table is not Ann at another: a community's ratings are per group.
+        body.insert(0, ft.Text("Pick a group to see its leaderboard." if groups else
+                               "No group yet. A group's keeper makes one on Groups.", size=17))
+        view = screen(route, bar, body)
     else:
-        body.append(ft.Text(MEANS, size=14, color=ft.Colors.ON_SURFACE_VARIANT))
-        shown = rows if query.get("rows") == "all" else rows[:FIRST_ROWS]
-        body.append(ft.Column([board_row(ctx, n, row, season)
-                               for n, row in enumerate(shown, 1)], spacing=8))
-        if len(shown) < len(rows):
-            more = f"{route}?rows=all" + ("" if season == ALL_GAMES else f"&season={season}")
-            body.append(ft.Row([big_button(f"Show all {len(rows)} players",
-                                           lambda _e: ctx.go(more), icon=ft.Icons.EXPAND_MORE,
-                                           primary=False)]))
-    body.append(ft.Row([big_button("Fair teams", lambda _e: ctx.go("/group"),
-                                   icon=ft.Icons.GROUPS, primary=False)]))
-    # The hall's TV: a plain page of the server's, read across the room.
-    tv = "/leaderboard" + ("" if season == ALL_GAMES else f"?season={season}")
-    body.append(ft.Row([link_button("Leaderboard for the TV", tv, ft.Icons.TV)]))
-    view = screen(route + ("" if season == ALL_GAMES else f"?season={season}"), bar, body)
+        if group is not None:
+            games = len(rated_folder(ctx.store).timeline(gid).steps)
+            body.append(ft.Column([
+                ft.Text(group.name, size=22, weight=ft.FontWeight.BOLD),
+                ft.Text(f"{plural(games, 'finished game')} in this group", size=15)],
+                spacing=0))
+        body.append(seasons_row(ctx, route, season, gid))
+        _board(ctx, body, season, gid, query.get("rows") == "all")
+        view = screen(with_query(route, season, gid), bar, body)
+    return _own_kind(view)
+
+
+def _own_kind(view: ft.View) -> ft.View:
     # A kind of control at the top of its own (home has a SafeArea, New game a
     # Container, the sheet a Stack): the switch from home refills the View
     # (router.ONE_VIEW) and the phone builds this screen afresh in it.
@@ -124,3 +193,31 @@ def leaderboard_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
                                           expand=True)],
                             expand=True, vertical_alignment=ft.CrossAxisAlignment.STRETCH)]
     return view
+
+
+def _board(ctx: AppContext, body: list[ft.Control], season: str, gid: str | None,
+           every_row: bool) -> None:
+    """The season's rows, and the links that keep the group."""
+    rows = rated_folder(ctx.store).board(season, gid)
+    if not rows:
+        body.append(ft.Text("No finished games in this season yet.", size=17))
+    else:
+        body.append(ft.Text(MEANS, size=14, color=ft.Colors.ON_SURFACE_VARIANT))
+        shown = rows if every_row else rows[:FIRST_ROWS]
+        body.append(ft.Column([board_row(ctx, n, row, season, gid)
+                               for n, row in enumerate(shown, 1)], spacing=8))
+        if len(shown) < len(rows):
+            more = with_query("/ratings", season, gid, rows="all")
+            body.append(ft.Row([big_button(f"Show all {len(rows)} players",
+                                           lambda _e: ctx.go(more), icon=ft.Icons.EXPAND_MORE,
+                                           primary=False)]))
+    teams = "/group" if gid is None else f"/group/{gid}"
+    body.append(ft.Row([big_button("Fair teams", lambda _e: ctx.go(teams),
+                                   icon=ft.Icons.GROUPS, primary=False)]))
+    if gid is not None:
+        figures = f"/statistics?group={gid}"
+        body.append(ft.Row([big_button("Statistics", lambda _e: ctx.go(figures),
+                                       icon=ft.Icons.BAR_CHART, primary=False)]))
+    # The hall's TV: a plain page of the server's, read across the room.
+    tv = with_query("/leaderboard", season, gid)
+    body.append(ft.Row([link_button("Leaderboard for the TV", tv, ft.Icons.TV)]))

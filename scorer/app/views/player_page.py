@@ -8,17 +8,28 @@ from urllib.parse import unquote
 import flet as ft
 
 from scorer.app.context import AppContext
-from scorer.app.ratings_access import ALL_GAMES, rated_folder, season_start
+from scorer.app.ratings_access import (
+    ALL_GAMES,
+    SEASONS,
+    community,
+    rated_folder,
+    season_start,
+)
 from scorer.app.views.common import app_bar, screen
 from scorer.app.views.leaderboard import (
+    group_of,
+    no_group_view,
     player_route,
     plural,
+    points_line,
     rating_text,
     season_of,
     seasons_row,
+    with_query,
 )
 from scorer.app.views.rating_chart import chart_legend, rating_chart
 from scorer.app.widgets import section
+from scorer.groups import GroupNotFound
 from scorer.ratings.model import PROVISIONAL_GAMES
 from scorer.ratings.timeline import Record, find_key, history, records
 
@@ -47,12 +58,24 @@ def player_view(ctx: AppContext, name: str, query: dict[str, str]) -> ft.View:
     name = unquote(name)
     season = season_of(query)
     route = player_route(name)
-    bar = app_bar(ctx, name, back_to="/ratings" if season == ALL_GAMES
-                  else f"/ratings?season={season}")
-    timeline = rated_folder(ctx.store).timeline()
+    try:
+        group = group_of(ctx, query)
+    except GroupNotFound:
+        return no_group_view(ctx, route)
+    gid = None if group is None else group.id
+    folder = rated_folder(ctx.store)
+    bar = app_bar(ctx, name, back_to=with_query("/ratings", season, gid))
+    if gid is None and community(ctx.store):
+        return screen(route, bar, [ft.Text("Pick a group on the leaderboard to see "
+                                           f"{name}'s ratings in it.", size=17)])
+    timeline = folder.timeline(gid)
     key = find_key(timeline, name)
+    heading = [] if group is None else [ft.Text(group.name, size=18,
+                                                weight=ft.FontWeight.BOLD)]
     if key is None:
-        return screen(route, bar, [ft.Text(f"{name} has no finished game yet.", size=17)])
+        within = "" if group is None else " in this group"
+        return screen(with_query(route, season, gid), bar, [
+            *heading, ft.Text(f"{name} has no finished game{within} yet.", size=17)])
     points = history(timeline, key)
     now = points[-1]
     shown = timeline.name(key)
@@ -61,16 +84,22 @@ def player_view(ctx: AppContext, name: str, query: dict[str, str]) -> ft.View:
         head += f" · provisional ({len(points)} of {PROVISIONAL_GAMES} games)"
     wins = sum(p.won for p in points)
     body: list[ft.Control] = [
+        *heading,
         ft.Text(head, size=20, weight=ft.FontWeight.BOLD),
         ft.Text(f"{plural(len(points), 'game')}, {plural(wins, 'win')} in all", size=15),
         rating_chart(shown, points, ctx.dark),
         chart_legend(ctx.dark),
-        seasons_row(ctx, route, season),
+        seasons_row(ctx, route, season, gid),
     ]
+    row = next((r for r in folder.board(season, gid) if r.key == key), None)
     partners, opponents = records(timeline, key, season_start(season))
-    if not partners:
+    if row is None or not partners:
         body.append(ft.Text("No finished games in this season.", size=16))
     else:
+        label = "All games" if season == ALL_GAMES else dict(SEASONS)[season]
+        body.append(ft.Text(f"{label}: {plural(row.games, 'game')}, "
+                            f"{plural(row.wins, 'win')}\n"
+                            f"{points_line(row.points_for, row.points_against)}", size=16))
         body.append(section("With each partner", *_rows(partners, "")))
         body.append(section("Against each pair", *_rows(opponents, " & ")))
-    return screen(route if season == ALL_GAMES else f"{route}?season={season}", bar, body)
+    return screen(with_query(route, season, gid), bar, body)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, timedelta
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import flet as ft
 
@@ -18,10 +18,11 @@ from rules.stats import (
     compute_stats,
     display_names,
 )
+from scorer.app import CONFIG
 from scorer.app.context import AppContext
 from scorer.app.stats_access import get_stats_service
 from scorer.app.theme import RADIUS
-from scorer.app.views.common import app_bar, screen
+from scorer.app.views.common import app_bar, message_view, screen
 from scorer.app.widgets import big_button, section, small_toggle
 from scorer.rights import NotAllowed
 from scorer.stats import RenameError, hands_csv, rename_player
@@ -95,8 +96,9 @@ def _more(hidden: int) -> list[ft.Control]:
 class StatisticsScreen:
     """The figures for the chosen period and player; redrawn in place on each tap."""
 
-    def __init__(self, ctx: AppContext) -> None:
+    def __init__(self, ctx: AppContext, group: GroupGames | None = None) -> None:
         self.ctx = ctx
+        self.group = group
         self.service = get_stats_service(ctx.store)
         self.period: int | None = None
         self.player: str | None = None
@@ -111,6 +113,9 @@ class StatisticsScreen:
     def fill(self) -> None:
         # One pass over the stored games serves the figures and the player picker.
         games = self.service.played_games()
+        if self.group is not None:
+            held = set(self.group.games)
+            games = [g for g in games if g.game_id in held]
         self.names = sorted(display_names(games).values(), key=str.casefold)
         self.body.controls = self.controls(compute_stats(games, self.wanted()))
 
@@ -131,6 +136,8 @@ class StatisticsScreen:
                                        tooltip=f"The last {days} days" if days else None)
                           for label, days in PERIODS], spacing=6)
         parts: list[ft.Control] = [section("When", periods), self._player_filter()]
+        if self.group is not None:
+            parts.insert(0, ft.Text(self.group.name, size=22, weight=ft.FontWeight.BOLD))
         if not stats.games:
             parts.append(ft.Text("No games in this period yet.", size=16))
             return parts
@@ -251,7 +258,42 @@ class StatisticsScreen:
         self.render()
 
 
-def statistics_view(ctx: AppContext) -> ft.View:
-    shown = StatisticsScreen(ctx)
+class GroupGames(NamedTuple):
+    """What the screen needs of a group: its name and its games' ids."""
+
+    name: str
+    games: tuple[str, ...]
+
+
+NO_GROUP = "There is no such group. Its address may be cut short: ask its keeper for it again."
+
+
+def statistics_view(ctx: AppContext, query: dict[str, str] | None = None) -> ft.View:
+    group_id = (query or {}).get("group")
+    route = "/stats" if group_id is None else f"/statistics?group={group_id}"
+    group: GroupGames | None = None
+    if group_id is not None:
+        found = _group(ctx, group_id)
+        if found is None:
+            return message_view(ctx, "/statistics", "No such group", NO_GROUP)
+        group = found
+    shown = StatisticsScreen(ctx, group)
     shown.fill()
-    return screen("/stats", app_bar(ctx, "Statistics", back_to="/"), [shown.body])
+    back = "/" if group_id is None else f"/ratings?group={group_id}"
+    return screen(route, app_bar(ctx, "Statistics", back_to=back), [shown.body])
+
+
+def _group(ctx: AppContext, group_id: str) -> GroupGames | None:
+    """The group's name and games; None for a bad or unknown id, and on a phone alone
+    (it keeps no groups)."""
+    if CONFIG.alone:
+        return None
+    # Here, not at the top: a phone alone's site leaves the groups out.
+    from scorer.app.group_access import get_groups
+    from scorer.groups import GroupNotFound
+
+    try:
+        group = get_groups(ctx.store).get(group_id)
+    except GroupNotFound:
+        return None
+    return GroupGames(group.name, group.games)

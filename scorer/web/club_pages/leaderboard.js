@@ -6,6 +6,7 @@
 const $ = (id) => document.getElementById(id);
 const query = new URLSearchParams(location.search);
 const season = query.get("season") || "all";
+const group = query.get("group");
 const PAGE_S = Math.min(60, Math.max(2, Number(query.get("every")) || 12));
 const REFRESH_S = 30;
 let rows = [];
@@ -26,6 +27,15 @@ function signed(value) {
 }
 
 function draw(state) {
+  if (state.error) {
+    $("empty").textContent = state.error;
+    $("empty").hidden = false;
+    return;
+  }
+  if (state.group) {
+    $("title").textContent = state.group;
+    document.title = `${state.group}: leaderboard`;
+  }
   $("season").textContent = `${state.season} · ${state.games} game${state.games === 1 ? "" : "s"}`;
   $("means").textContent = "Rating: a careful estimate of skill from wins and losses; " +
     `provisional until ${state.provisional_games} games.`;
@@ -37,11 +47,12 @@ function draw(state) {
       const mark = document.createElement("span");
       mark.className = "prov";
       mark.textContent = "provisional";
-      who.append(mark);
+      who.append(" ", mark); // a space: read as two words, "Hal provisional"
     }
     tr.append(cell(String(p.rank), "num"), who,
               cell(signed(p.rating), "num rating" + (p.provisional ? " prov-rating" : "")),
-              cell(String(p.games), "num"), cell(String(p.wins), "num"));
+              cell(String(p.games), "num"), cell(String(p.wins), "num"),
+              cell(String(p.points_for), "num pts"), cell(String(p.points_against), "num pts"));
     return tr;
   });
   $("board").tBodies[0].replaceChildren(...rows);
@@ -89,9 +100,10 @@ function show() {
 
 async function refresh() {
   try {
-    const answer = await fetch(`/leaderboard/state?season=${encodeURIComponent(season)}`,
-                               { cache: "no-store" });
-    if (answer.ok) draw(await answer.json());
+    const asked = new URLSearchParams({ season });
+    if (group) asked.set("group", group);
+    const answer = await fetch(`/leaderboard/state?${asked}`, { cache: "no-store" });
+    if (answer.ok || answer.status === 404) draw(await answer.json());
   } catch (_lost) {
     // The table server is away: keep what is shown and ask again later.
   }
