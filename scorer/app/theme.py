@@ -77,9 +77,6 @@ TEXT = ft.Colors.ON_SURFACE
 ERROR_BAR = Pair(fg=ft.Colors.ON_ERROR_CONTAINER, bg=ft.Colors.ERROR_CONTAINER)
 INFO_BAR = Pair(fg=ft.Colors.ON_SECONDARY_CONTAINER, bg=ft.Colors.SECONDARY_CONTAINER)
 CHOSEN = Pair(fg=ft.Colors.ON_PRIMARY, bg=ft.Colors.PRIMARY)
-DISABLED = Pair(fg=ft.Colors.ON_SURFACE_VARIANT, bg=ft.Colors.SURFACE_CONTAINER_HIGHEST)
-"""A button that cannot be tapped yet: plainly grey, still readable (Material's own
-38 % ink is about 2.5:1, too faint to read what the button will do)."""
 """A chosen toggle, and everything on it (a suit too)."""
 TOAST = Pair(fg=ft.Colors.ON_INVERSE_SURFACE, bg=ft.Colors.INVERSE_SURFACE)
 TAG_INK = ft.Colors.WHITE
@@ -114,8 +111,8 @@ PAIRS: dict[str, Pair] = {
     "summary muted": Pair(fg=ft.Colors.ON_SURFACE_VARIANT, bg=ft.Colors.SECONDARY_CONTAINER),
     "changed note": Pair(fg=ft.Colors.ON_TERTIARY_CONTAINER, bg=ft.Colors.TERTIARY_CONTAINER),
     "chosen toggle": CHOSEN,
-    "disabled button": DISABLED,
-    "disabled outlined button": Pair(fg=DISABLED.fg, bg=ft.Colors.SURFACE),
+    "disabled chosen toggle": Pair(fg=ft.Colors.ON_SURFACE_VARIANT,
+                                   bg=ft.Colors.SURFACE_CONTAINER_HIGHEST),
     "run too high": Pair(fg=ft.Colors.ON_ERROR, bg=ft.Colors.ERROR),
     "made": Pair(fg=TAG_INK, bg=MADE),
     "bait": Pair(fg=TAG_INK, bg=BAIT),

@@ -7,17 +7,7 @@ from typing import Any
 
 import flet as ft
 
-from scorer.app.theme import (
-    CHOSEN,
-    DISABLED,
-    ERROR_BAR,
-    GAP,
-    INFO_BAR,
-    RADIUS,
-    SMALL_TAP,
-    TAP,
-    suit_color,
-)
+from scorer.app.theme import CHOSEN, ERROR_BAR, GAP, INFO_BAR, RADIUS, SMALL_TAP, TAP, suit_color
 
 Handler = Callable[[Any], None]
 
@@ -45,19 +35,7 @@ def big_button(
         tooltip=tooltip,
         height=height,
         expand=True,
-        style=readable_when_disabled(filled=primary),
     )
-
-
-def readable_when_disabled(filled: bool) -> ft.ButtonStyle:
-    """A button's greys when it cannot be tapped (`theme.DISABLED`: Material's own are
-    too faint to read); the other states keep the theme's colours. A new style for
-    each button: Flet diffs a control's values, which one shared object would tangle."""
-    ink = {ft.ControlState.DISABLED: DISABLED.fg}
-    if not filled:
-        return ft.ButtonStyle(color=ink, icon_color=dict(ink))
-    return ft.ButtonStyle(color=ink, icon_color=dict(ink),
-                          bgcolor={ft.ControlState.DISABLED: DISABLED.bg})
 
 
 class Keep:
@@ -98,10 +76,12 @@ def toggle_style(selected: bool) -> ft.ButtonStyle:
     on show at each screen switch (`scorer.app.theme.build_theme`)."""
     padding = ft.Padding.symmetric(horizontal=TOGGLE_PADDING[0], vertical=TOGGLE_PADDING[1])
     if not selected:
-        return ft.ButtonStyle(padding=padding, color={ft.ControlState.DISABLED: DISABLED.fg})
+        return ft.ButtonStyle(padding=padding)
     return ft.ButtonStyle(
-        bgcolor={ft.ControlState.DISABLED: DISABLED.bg, ft.ControlState.DEFAULT: CHOSEN.bg},
-        color={ft.ControlState.DISABLED: DISABLED.fg, ft.ControlState.DEFAULT: CHOSEN.fg},
+        bgcolor={ft.ControlState.DISABLED: ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                 ft.ControlState.DEFAULT: CHOSEN.bg},
+        color={ft.ControlState.DISABLED: ft.Colors.ON_SURFACE_VARIANT,
+               ft.ControlState.DEFAULT: CHOSEN.fg},
         elevation=0,
         padding=padding,
     )

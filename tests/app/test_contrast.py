@@ -154,21 +154,3 @@ def test_club_page_colours_are_readable(page: str) -> None:
     low = [f"{mode} {rule}: {contrast(fg, bg):.2f}:1" for mode, rule, fg, bg in pairs
            if contrast(fg, bg) < 4.5]
     assert not low
-
-
-@pytest.mark.parametrize("primary", [True, False])
-def test_a_button_that_cannot_be_tapped_yet_is_still_readable(primary: bool) -> None:
-    """Material greys a disabled button's words to 38 % (about 2.5:1): ours use the
-    measured "disabled button" pair instead, filled or outlined, and so do toggles."""
-    from scorer.app.widgets import big_button, toggle
-
-    for button in (big_button("Save hand", None, primary=primary, disabled=True),
-                   toggle("Ann", primary, None, disabled=True)):
-        style = button.style
-        assert style is not None and isinstance(style.color, dict)
-        assert style.color[ft.ControlState.DISABLED] == theme.DISABLED.fg
-        filled = isinstance(button, ft.FilledButton) or (primary and button is not None
-                                                         and isinstance(style.bgcolor, dict))
-        if filled:
-            assert isinstance(style.bgcolor, dict)
-            assert style.bgcolor[ft.ControlState.DISABLED] == theme.DISABLED.bg
