@@ -70,7 +70,7 @@ def test_a_group_made_on_one_phone_counts_a_game_started_on_another(
         expect(page.get_by_role("button", name=button)).to_be_visible()
     # Shown once: the group's page and the list never show it again.
     expect(page.get_by_text(CODE)).to_have_count(0)
-    tap(page, "Back")
+    page.get_by_label("Back", exact=True).click()
     see(page, re.compile(r"^Friday bish\n2 members, 0 games$"))
     expect(page.get_by_text(CODE)).to_have_count(0)
     expect(page.get_by_text(code[:4])).to_have_count(0)

@@ -45,7 +45,7 @@ def code_panel(ctx: AppContext, group: Group, code: str, made: bool) -> list[ft.
         ft.Container(
             content=ft.Text(code_digits(code), size=44, weight=ft.FontWeight.BOLD,
                             semantics_label=f"Keeper code {code}", selectable=True),
-            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, padding=ft.Padding.symmetric(16, 12),
+            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, padding=ft.Padding.symmetric(horizontal=16, vertical=12),
             border_radius=ft.BorderRadius.all(12),
         ),
         ft.Text("Write it down now: it is shown only this once. Another phone that "
