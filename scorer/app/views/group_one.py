@@ -97,14 +97,14 @@ class GroupPage:
                               expand=True, on_submit=lambda e: self.add_member(e.control))
         return [
             ft.Row([big_button("Start a game", lambda _e: self.ctx.go(f"/new?group={gid}"),
-                               icon=ft.Icons.ADD)]),
+                               icon=ft.Icons.PLAY_ARROW)]),
             ft.Row([big_button("Add a game", lambda _e: self.ctx.go(f"/group/{gid}/add"),
-                               icon=ft.Icons.PLAYLIST_ADD, primary=False)]),
+                               icon=ft.Icons.ADD, primary=False)]),
             ft.Row([member, ft.OutlinedButton("Add", height=56,
                                               on_click=lambda _e: self.add_member(member))],
                    vertical_alignment=ft.CrossAxisAlignment.START),
             ft.Row([big_button("New keeper code", lambda _e: self.confirm_new_code(),
-                               icon=ft.Icons.KEY, primary=False)]),
+                               icon=ft.Icons.DIALPAD, primary=False)]),
         ]
 
     def add_member(self, field: ft.TextField) -> None:
@@ -164,7 +164,7 @@ class GroupPage:
         if not self.keeper:
             return ft.Row([open_it])
         return ft.Row([open_it, ft.IconButton(
-            ft.Icons.REMOVE_CIRCLE_OUTLINE, tooltip="Take out", icon_size=28,
+            ft.Icons.CLOSE, tooltip="Take out", icon_size=28,
             on_click=lambda _e: self.confirm_take_out(summary))], spacing=4)
 
     def confirm_take_out(self, summary: GameSummary) -> None:

@@ -45,7 +45,8 @@ def code_panel(ctx: AppContext, group: Group, code: str, made: bool) -> list[ft.
         ft.Container(
             content=ft.Text(code_digits(code), size=44, weight=ft.FontWeight.BOLD,
                             semantics_label=f"Keeper code {code}", selectable=True),
-            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, padding=ft.Padding.symmetric(horizontal=16, vertical=12),
+            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
+            padding=ft.Padding.symmetric(horizontal=16, vertical=12),
             border_radius=ft.BorderRadius.all(12),
         ),
         ft.Text("Write it down now: it is shown only this once. Another phone that "
@@ -56,8 +57,11 @@ def code_panel(ctx: AppContext, group: Group, code: str, made: bool) -> list[ft.
 class NewGroupForm:
     """Name and members; once made, the form gives way to the keeper code."""
 
-    def __init__(self, ctx: AppContext) -> None:
+    def __init__(self, ctx: AppContext, listed: ft.Column) -> None:
         self.ctx = ctx
+        self.listed = listed
+        """The list of groups above the form: put away once the code is shown, which
+        then stands alone on the screen (the list would be out of date)."""
         self.name = ft.TextField(label="Group name", max_length=NAME_MAX, text_size=18)
         self.members = ft.TextField(label="Members (optional)", text_size=18,
                                     hint_text="Ann, Bob, Cid, Dee")
@@ -78,6 +82,8 @@ class NewGroupForm:
             self.error.controls = [notice(str(exc), error=True)]
             update_shown(self.error)
             return
+        self.listed.visible = False
+        update_shown(self.listed)
         self.body.controls = [*code_panel(self.ctx, group, code, made=True), ft.Row([big_button(
             "Open the group", lambda _e: self.ctx.go(f"/group/{group.id}"),
             icon=ft.Icons.ARROW_FORWARD)])]
@@ -95,15 +101,16 @@ def group_button(ctx: AppContext, group: Group) -> ft.Control:
 
 def groups_view(ctx: AppContext) -> ft.View:
     groups = group_actions(ctx).list_groups()
-    body: list[ft.Control] = [ft.Text(INTRO, size=15)]
+    listed: list[ft.Control] = [ft.Text(INTRO, size=15)]
     if not on_community(ctx):
-        body.append(ft.Row([big_button("All games", lambda _e: ctx.go("/group"),
-                                       icon=ft.Icons.SELECT_ALL, primary=False)]))
+        listed.append(ft.Row([big_button("All games", lambda _e: ctx.go("/group"),
+                                         icon=ft.Icons.HISTORY, primary=False)]))
     if groups:
-        body.append(ft.Text("Groups", size=15, weight=ft.FontWeight.BOLD,
-                            color=ft.Colors.PRIMARY))
-        body.extend(group_button(ctx, g) for g in groups)
+        listed.append(ft.Text("Groups", size=15, weight=ft.FontWeight.BOLD,
+                              color=ft.Colors.PRIMARY))
+        listed.extend(group_button(ctx, g) for g in groups)
     else:
-        body.append(ft.Text("No groups yet.", size=17))
-    body.append(NewGroupForm(ctx).body)
-    return screen(ROUTE, app_bar(ctx, "Groups", back_to="/"), body)
+        listed.append(ft.Text("No groups yet.", size=17))
+    listed_part = ft.Column(listed, spacing=16)
+    form = NewGroupForm(ctx, listed_part)
+    return screen(ROUTE, app_bar(ctx, "Groups", back_to="/"), [listed_part, form.body])

@@ -114,7 +114,7 @@ def leaderboard_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
     body.append(ft.Row([big_button("Fair teams", lambda _e: ctx.go("/group"),
                                    icon=ft.Icons.GROUPS, primary=False)]))
     body.append(ft.Row([big_button("Groups", lambda _e: ctx.go("/groups"),
-                                   icon=ft.Icons.DIVERSITY_3, primary=False)]))
+                                   icon=ft.Icons.GROUPS, primary=False)]))
     # The hall's TV: a plain page of the server's, read across the room.
     tv = "/leaderboard" + ("" if season == ALL_GAMES else f"?season={season}")
     body.append(ft.Row([link_button("Leaderboard for the TV", tv, ft.Icons.TV)]))
