@@ -33,6 +33,14 @@ class TooManyGroups(StoreError):
                          f"wait {minutes} min before making another one.")
 
 
+_of_game: tuple[tuple[int, int, int, int], dict[str, Group]] | None = None
+"""Each game's group in a folder, and the groups file's change time it was read at."""
+
+
+def _by_name(group: Group) -> tuple[str, str]:
+    return group.name.casefold(), group.id
+
+
 def newest_first(games: Sequence[GameSummary]) -> list[GameSummary]:
     return sorted(games, key=lambda s: (s.created, s.id), reverse=True)
 
@@ -72,9 +80,27 @@ class GroupActions:
         return self.groups.holds(group_id, self.actions.device)
 
     def group_of_game(self, game_id: str) -> Group | None:
-        """The first group (by name) holding this game; None for a game of no group."""
-        holding = self.groups.groups_of_game(game_id)
-        return min(holding, key=lambda g: (g.name.casefold(), g.id)) if holding else None
+        """The first group (by name) holding this game; None for a game of no group.
+        Every watching phone asks at each redraw of a sheet: a folder's groups are
+        read once per change of their file, not once per phone."""
+        path = getattr(self.groups, "path", None)
+        if path is None:  # a community's database: one indexed query
+            holding = self.groups.groups_of_game(game_id)
+            return min(holding, key=_by_name) if holding else None
+        try:
+            # Each save replaces the file (a new inode): with its time and size, two
+            # saves within one tick of the file system's clock are still told apart.
+            st = path.stat()
+            mark = (id(self.groups), st.st_mtime_ns, st.st_ino, st.st_size)
+        except OSError:
+            mark = (id(self.groups), 0, 0, 0)
+        global _of_game
+        if _of_game is None or _of_game[0] != mark:
+            found: dict[str, Group] = {}
+            for group in sorted(self.groups.list_groups(), key=_by_name, reverse=True):
+                found.update(dict.fromkeys(group.games, group))
+            _of_game = (mark, found)
+        return _of_game[1].get(game_id)
 
     def games(self, group: Group) -> list[GameSummary]:
         """The group's games in the store, newest first (a deleted game is left out)."""

@@ -138,7 +138,9 @@ def test_take_out_and_the_pickers(store: AnyStore) -> None:
     keeper.add_game(group.id, first)
     shown, more = keeper.candidates(keeper.get(group.id))
     assert [s.id for s in shown] == [second] and more == 0
-    keeper.remove_game(group.id, first)
+    held = keeper.group_of_game(first)  # the sheet's line, read (and kept) before...
+    assert held is not None and held.id == group.id
+    keeper.remove_game(group.id, first)  # ...a change right after: it is seen at once
     shown, _ = keeper.candidates(keeper.get(group.id))
     assert [s.id for s in shown] == [second, first]  # newest first
     assert keeper.group_of_game(first) is None

@@ -62,15 +62,16 @@ class NewGroupForm:
         self.listed = listed
         """The list of groups above the form: put away once the code is shown, which
         then stands alone on the screen (the list would be out of date)."""
-        self.name = ft.TextField(label="Group name", max_length=NAME_MAX, text_size=18)
-        self.members = ft.TextField(label="Members (optional)", text_size=18,
+        self.name = ft.TextField(label="Group name", max_length=NAME_MAX, text_size=18,
+                                 expand=True)
+        self.members = ft.TextField(label="Members (optional)", text_size=18, expand=True,
                                     hint_text="Ann, Bob, Cid, Dee")
         self.error = ft.Column()
         self.body = ft.Column(self.form(), spacing=12)
 
     def form(self) -> list[ft.Control]:
         return [section(
-            "New group", self.name, self.members, self.error,
+            "New group", ft.Row([self.name]), ft.Row([self.members]), self.error,
             ft.Row([big_button("Make the group", lambda _e: self.make(), icon=ft.Icons.ADD)]),
             note="Members: names with commas between them. Players of its games join too.")]
 
