@@ -16,6 +16,7 @@ from table_steps import (
     every_phone,
     record_counted_hand,
     see,
+    seed_game,
     tap,
     type_into,
 )
@@ -89,7 +90,7 @@ def test_a_group_made_on_one_phone_counts_a_game_started_on_another(
     record_counted_hand(second, "Bob", "Clubs", "100")
     # The sheet names the group; a tap goes to its page, where the game is listed.
     tap(second, "Counts for Friday bish")
-    see(second, re.compile(r"^Ann & Cid vs Bob & Dee\n\d+–\d+ · hand 1 · "))
+    see(second, re.compile(r"^Ann & Cid vs Bob & Dee\n\d+–\d+ · 1 hand · "))
     see(second, "4 members, 1 game")
 
     third = new_context().new_page()
@@ -120,6 +121,7 @@ def test_group_screens_at_phone_size(
 ) -> None:
     page, width, tag = phone.page, phone.width, phone.tag
     server = start_server()
+    seed_game(server.data_dir, [])  # Ann & Cid against Bob & Dee, no hand yet
     open_app(page, server.url)
     tap(page, "Groups")
     see(page, "New group")
@@ -127,11 +129,20 @@ def test_group_screens_at_phone_size(
     type_into(page, "Members (optional)", "Ann, Bob, Cid, Dee, Eve")
     tap(page, "Make the group")
     see(page, "Write it down now: it is shown only this once.", timeout=15_000)
+    expect(page.get_by_text("New group")).to_have_count(0)
+    page.wait_for_timeout(600)  # the accessibility tree runs a few frames ahead of paint
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     screenshot(page, f"group-code-once-{tag}")
     tap(page, "Open the group")
     see(page, "Start a game")
     group_id = page.url.rsplit("/", 1)[1]
+    tap(page, "Add a game")
+    see(page, "Tap a game to count it for Friday bish.")
+    screenshot(page, f"group-add-game-{tag}")
+    tap(page, re.compile(r"^Ann & Cid vs Bob & Dee\s"))
+    see(page, "Added to Friday bish.")
+    see(page, "5 members, 1 game")
+    expect(page.get_by_label("Take out")).to_have_count(1)
     screenshot(page, f"group-keeper-{tag}")
     tap(page, "Start a game")
     see(page, "This game will count for Friday bish.")

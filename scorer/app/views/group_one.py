@@ -28,7 +28,8 @@ NO_GROUP = "There is no group at this address. Open Groups from the home screen.
 def game_line(summary: GameSummary) -> str:
     """`Ann & Cid vs Bob & Dee · 320–250 · finished`."""
     p = summary.players
-    state = "finished" if summary.finished else f"hand {summary.hand_count}"
+    state = ("finished" if summary.finished else
+             plural(summary.hand_count, "hand") if summary.hand_count else "no hands yet")
     return (f"{p[0]} & {p[2]} vs {p[1]} & {p[3]}\n"
             f"{summary.totals[0]}–{summary.totals[1]} · {state} · "
             f"{summary.created.strftime('%d %b')}")
