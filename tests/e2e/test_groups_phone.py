@@ -103,6 +103,13 @@ def test_a_group_made_on_one_phone_counts_a_game_started_on_another(
     open_app(third, f"{server.url}new?group={group_id}", first_text="New game")
     see(third, re.compile(r"^Only the group's keeper can start a game for Friday bish"))
 
+    # The keeper takes the game out again, after a confirm; the game itself is kept.
+    second.get_by_label("Take out", exact=True).click()
+    see(second, "Take this game out?")
+    second.get_by_role("button", name="Take out", exact=True).last.click()
+    see(second, "Taken out of the group.")
+    see(second, "No games yet.")
+
 
 def test_a_route_that_is_no_group_is_refused_plainly(
     page: Page, start_server: Callable[..., Any], open_app: Callable[..., float],
