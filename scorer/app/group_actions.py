@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from scorer.app.actions import TableActions
 from scorer.app.group_access import get_groups
-from scorer.groups.model import BadGroup, Group, NotKeeper, check_id
+from scorer.groups.model import BadGroup, Group, check_id
 from scorer.groups.service import Groups
 from scorer.rights.limiter import RateWindow
 from scorer.store.errors import StoreError
@@ -60,7 +60,7 @@ class GroupActions:
         """This phone's device token; refused while the browser has not said it yet."""
         device = self.actions.device
         if device is None:
-            raise NotKeeper()
+            raise BadGroup("One moment: this phone is still being recognised. Tap again.")
         return device
 
     def _require(self, group_id: str) -> None:

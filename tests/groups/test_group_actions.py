@@ -14,7 +14,7 @@ import pytest
 from scorer.app.actions import TableActions
 from scorer.app.group_access import get_groups
 from scorer.app.group_actions import PICK_MAX, GroupActions
-from scorer.groups.model import GroupNotFound, NotKeeper
+from scorer.groups.model import BadGroup, GroupNotFound, NotKeeper
 from scorer.rights.limiter import WrongCode
 from scorer.store.database import Database
 from scorer.store.game_store import GameStore
@@ -84,6 +84,8 @@ def test_the_maker_keeps_the_group_and_a_stranger_changes_nothing(store: AnyStor
     assert phone(store, None).keeps(group.id) is False
     with pytest.raises(NotKeeper):
         phone(store, None).add_member(group.id, "Zed")
+    with pytest.raises(BadGroup, match="still being recognised"):
+        phone(store, None).create("Nobody's")
 
 
 def test_a_keeper_of_one_group_cannot_change_another(store: AnyStore) -> None:
