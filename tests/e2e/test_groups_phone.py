@@ -99,6 +99,10 @@ def test_a_group_made_on_one_phone_counts_a_game_started_on_another(
     for button in (*KEEPER_BUTTONS, "Take out"):
         expect(third.get_by_role("button", name=button)).to_have_count(0)
     expect(third.get_by_label("Take out")).to_have_count(0)
+    # The keeper's picker, opened by its address, lists nothing and says why.
+    open_app(third, f"{server.url}group/{group_id}/add", first_text="Add a game")
+    see(third, re.compile(r"^Only the group's keeper can change it"))
+    expect(third.get_by_role("button", name=re.compile(r"^Ann & Cid vs"))).to_have_count(0)
     # New game for the group, opened by its address, says this phone cannot.
     open_app(third, f"{server.url}new?group={group_id}", first_text="New game")
     see(third, re.compile(r"^Only the group's keeper can start a game for Friday bish"))
