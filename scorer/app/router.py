@@ -87,7 +87,7 @@ def import_views() -> None:
 ROUTES: list[tuple[str, Builder]] = [
     (r"/", lambda ctx, _p, _q: _view("home", "home_view")(ctx)),
     (r"/new", lambda ctx, _p, q: _view("new_game", "new_game_view")(
-        ctx, q.get("again"), q.get("seats"))),
+        ctx, q.get("again"), q.get("seats"), q.get("group"))),
     (r"/games", lambda ctx, _p, q: _view("past_games", "past_games_view")(ctx, q.get("page"))),
     (r"/stats", lambda ctx, _p, _q: _view("statistics", "statistics_view")(ctx)),
     (r"/statistics", lambda ctx, _p, q: _view("statistics", "statistics_view")(ctx, q)),
@@ -95,6 +95,12 @@ ROUTES: list[tuple[str, Builder]] = [
     (r"/player/(?P<name>[^/]{1,200})",
      lambda ctx, p, q: _rated("player_page", "player_view")(ctx, p["name"], q)),
     (r"/group", lambda ctx, _p, _q: _rated("group_page", "group_view")(ctx)),
+    (r"/groups", lambda ctx, _p, _q: _rated("groups_list", "groups_view")(ctx)),
+    # Any text: a group id that is not one is refused with a plain screen.
+    (r"/group/(?P<group>[^/]{1,64})",
+     lambda ctx, p, _q: _rated("group_one", "group_one_view")(ctx, p["group"])),
+    (r"/group/(?P<group>[^/]{1,64})/add",
+     lambda ctx, p, _q: _rated("group_one", "add_game_view")(ctx, p["group"])),
     (r"/host", lambda ctx, _p, _q: _view("table_code", "host_view")(ctx)),
     (rf"/game/{GAME}", lambda ctx, p, _q: _view("sheet", "sheet_view")(ctx, p["gid"])),
     (rf"/game/{GAME}/hand",
@@ -256,7 +262,9 @@ class Router:
         if path == "/":
             game = self.ctx.actions.game_to_continue()
             return (game.id if game else None) != self.ctx.continued
-        return path.startswith(("/game/", "/club/")) or path in RIGHTS_SCREENS
+        if path == "/new":  # New game for a group says whether it will count for it
+            return "group=" in self.route
+        return path.startswith(("/game/", "/club/", "/group/")) or path in RIGHTS_SCREENS
 
     def show_theme(self, mode: ft.ThemeMode) -> None:
         """Light, dark or like the phone. Only the page's theme mode changes: a theme

@@ -21,10 +21,12 @@ GROUP_NAME = "Group"
 """This folder's games as one group, until groups of their own exist."""
 
 
-def seats_route(table: Table) -> str:
-    """New game with the proposed seats: partners sit opposite (seats 1 & 3, 2 & 4)."""
+def seats_route(table: Table, group_id: str | None = None) -> str:
+    """New game with the proposed seats: partners sit opposite (seats 1 & 3, 2 & 4);
+    for a group's page, the game is for that group."""
     (a, b), (c, d) = table.teams
-    return "/new?seats=" + quote("|".join((a, c, b, d)), safe="")
+    return ("/new?seats=" + quote("|".join((a, c, b, d)), safe="")
+            + ("" if group_id is None else f"&group={group_id}"))
 
 
 def chance_lines(table: Table) -> list[str]:
@@ -36,10 +38,13 @@ def chance_lines(table: Table) -> list[str]:
 class GroupScreen:
     """Who is present; redrawn in place on each tap."""
 
-    def __init__(self, ctx: AppContext, timeline: Timeline) -> None:
+    def __init__(self, ctx: AppContext, timeline: Timeline,
+                 members: list[str] | None = None, group_id: str | None = None) -> None:
         self.ctx = ctx
         self.skills: dict[str, Skill] = timeline.current()
-        self.members = sorted(timeline.names.values(), key=str.casefold)
+        self.group_id = group_id
+        self.members = sorted(timeline.names.values() if members is None else members,
+                              key=str.casefold)
         self.games = len(timeline.steps)
         self.present: list[str] = []
         self.keep = Keep()
@@ -53,9 +58,13 @@ class GroupScreen:
                     f"{plural(self.games, 'finished game')} (every game here)", size=16),
             ft.Row([big_button("Start a game", lambda _e: self.ctx.go("/new"),
                                icon=ft.Icons.ADD)]),
-            section("Fair teams", self.picker, self.fair,
-                    note=f"Tap the {FAIR_MIN} to {FAIR_MAX} members here tonight."),
+            self.fair_section(),
         ]
+
+    def fair_section(self) -> ft.Control:
+        self.fill()
+        return section("Fair teams", self.picker, self.fair,
+                       note=f"Tap the {FAIR_MIN} to {FAIR_MAX} members here tonight.")
 
     def fill(self) -> None:
         self.picker.controls = [self._member(name) for name in self.members]
@@ -103,7 +112,7 @@ class GroupScreen:
                 ft.Text(title, size=15, weight=ft.FontWeight.BOLD),
                 *(ft.Text(line, size=19, weight=ft.FontWeight.W_600) for line in lines),
                 ft.Row([big_button(f"Start table {number}" if numbered else "Start this game",
-                                   lambda _e: self.ctx.go(seats_route(table)),
+                                   lambda _e: self.ctx.go(seats_route(table, self.group_id)),
                                    icon=ft.Icons.PLAY_ARROW, primary=False)]),
             ], spacing=4),
             bgcolor=ft.Colors.SURFACE_CONTAINER_LOW, border_radius=ft.BorderRadius.all(RADIUS),

@@ -63,8 +63,8 @@ def home_view(ctx: AppContext) -> ft.View:
                            primary=False)]),
         ft.Row([big_button("Statistics", lambda _e: ctx.go("/stats"), icon=ft.Icons.INSIGHTS,
                            primary=False)]),
-        ft.Row([big_button("Leaderboard", lambda _e: ctx.go("/ratings"),
-                           icon=ft.Icons.LEADERBOARD, primary=False)]),
+        leaderboard := ft.Row([big_button("Leaderboard", lambda _e: ctx.go("/ratings"),
+                                          icon=ft.Icons.LEADERBOARD, primary=False)]),
         ft.Row([big_button("Rules", lambda _e: ctx.go("/rules"), icon=ft.Icons.MENU_BOOK,
                            primary=False)]),
         ft.Row([big_button("Run checker", lambda _e: ctx.go("/check"), icon=ft.Icons.STYLE,
@@ -74,10 +74,12 @@ def home_view(ctx: AppContext) -> ft.View:
         ft.Text("Keeps the score and settles the arguments: every ruling comes with its reason.",
                 size=14, color=ft.Colors.ON_SURFACE_VARIANT),
     ])
-    if not CONFIG.alone:  # a hall's card night runs on the table server
+    if not CONFIG.alone:  # a hall's card night and the groups live on the table server
         body.insert(len(body) - 1, ft.Row([big_button(
             "Club night", lambda _e: ctx.go("/club"), icon=ft.Icons.EMOJI_EVENTS,
             primary=False)]))
+        body.insert(body.index(leaderboard) + 1, ft.Row([big_button(
+            "Groups", lambda _e: ctx.go("/groups"), icon=ft.Icons.GROUPS, primary=False)]))
     if CONFIG.phone_site and not CONFIG.alone:  # this server also serves the phone-alone site
         body.insert(len(body) - 1, ft.Row([ft.OutlinedButton(
             content=ft.Text(PHONE_SITE_LABEL, size=18, weight=ft.FontWeight.W_600),

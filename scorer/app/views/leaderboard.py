@@ -171,6 +171,7 @@ def leaderboard_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
         # Ann at one table is not Ann at another: a community's ratings are per group.
         body.insert(0, ft.Text("Pick a group to see its leaderboard." if groups else
                                "No group yet. A group's keeper makes one on Groups.", size=17))
+        body.append(groups_button(ctx))
         view = screen(route, bar, body)
     else:
         if group is not None:
@@ -193,6 +194,12 @@ def _own_kind(view: ft.View) -> ft.View:
                                           expand=True)],
                             expand=True, vertical_alignment=ft.CrossAxisAlignment.STRETCH)]
     return view
+
+
+def groups_button(ctx: AppContext) -> ft.Control:
+    """To the groups: each one's page, a new group, the keeper code."""
+    return ft.Row([big_button("Groups", lambda _e: ctx.go("/groups"), icon=ft.Icons.GROUPS,
+                              primary=False)])
 
 
 def _board(ctx: AppContext, body: list[ft.Control], season: str, gid: str | None,
@@ -218,6 +225,7 @@ def _board(ctx: AppContext, body: list[ft.Control], season: str, gid: str | None
         figures = f"/statistics?group={gid}"
         body.append(ft.Row([big_button("Statistics", lambda _e: ctx.go(figures),
                                        icon=ft.Icons.BAR_CHART, primary=False)]))
+    body.append(groups_button(ctx))
     # The hall's TV: a plain page of the server's, read across the room.
     tv = with_query("/leaderboard", season, gid)
     body.append(ft.Row([link_button("Leaderboard for the TV", tv, ft.Icons.TV)]))

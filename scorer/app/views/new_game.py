@@ -18,6 +18,7 @@ from rules.replay import replay
 from scorer.app.context import AppContext
 from scorer.app.house_rule_text import changed_text
 from scorer.app.views.common import app_bar, own_kind, screen
+from scorer.app.views.for_group import ForGroup, for_group
 from scorer.app.views.house_rule_rows import rule_rows
 from scorer.app.views.play_to import TARGETS, PlayTo
 from scorer.app.widgets import (
@@ -38,8 +39,11 @@ SEAT_WORDS = ("You / seat 1", "Left / seat 2", "Across / seat 3", "Right / seat 
 class NewGameForm:
     """The new-game screen's state; re-renders itself on every tap."""
 
-    def __init__(self, ctx: AppContext, again: str | None, seats: str | None = None) -> None:
+    def __init__(self, ctx: AppContext, again: str | None, seats: str | None = None,
+                 group: str | None = None) -> None:
         self.ctx = ctx
+        self.group: ForGroup | None = for_group(ctx, group)
+        """The group the game is started for (from its page), checked again at Start."""
         self.names = ["", "", "", ""]
         self.teams = ["", ""]
         self.dealer: int | None = None
@@ -193,7 +197,9 @@ class NewGameForm:
             doc["teams"] = [teams[t] or defaults[t] for t in range(2)]
         try:
             game = Game.model_validate({k: v for k, v in doc.items() if k != "format"})
-            if self.again is None:
+            if self.group is not None:
+                made = self.group.start(game_to_doc(game))
+            elif self.again is None:
                 made = self.ctx.actions.create_game(game_to_doc(game)).id
             else:
                 after = self.ctx.actions.play_again(*self.again, game_to_doc(game))
@@ -227,6 +233,8 @@ class NewGameForm:
         # Team names next to the seats they are made of, not under the house rules.
         controls: list[ft.Control] = [self.seating, self.team_names, self.dealer_box,
                                       self.play_to.control, self._house_rules()]
+        if self.group is not None:
+            controls.insert(0, self.group.line())
         if self.error:
             controls.append(notice(self.error, error=True))
         return controls
@@ -263,8 +271,8 @@ class NewGameForm:
         return tile
 
 def new_game_view(ctx: AppContext, again: str | None = None,
-                  seats: str | None = None) -> ft.View:
-    form = NewGameForm(ctx, again, seats)
+                  seats: str | None = None, group: str | None = None) -> ft.View:
+    form = NewGameForm(ctx, None if group else again, seats, group)
     form.body.controls = form._controls()
     start = ft.Row([big_button("Start game", lambda _e: form.start(), icon=ft.Icons.PLAY_ARROW)])
     return own_kind(screen("/new", app_bar(ctx, "New game", back_to="/"), [form.body],

@@ -16,6 +16,7 @@ from scorer.app.sheet_rows import EDITED, RowValues, sheet_values
 from scorer.app.theme import BAIT, HALF_BAIT, RADIUS, TAG_INK
 from scorer.app.views.chances import chance_line, chance_text
 from scorer.app.views.common import app_bar, keyed, message_view, screen
+from scorer.app.views.for_group import group_link, group_of_game
 from scorer.app.views.kept import Kept
 from scorer.app.views.next_game import next_game_part
 from scorer.app.views.race_chart import race_panel
@@ -215,6 +216,10 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
     kept = Kept(ctx, route)
     cards = shown.cards
     body: list[ft.Control] = [kept.part("header", cards, lambda: sheet_header(cards))]
+    group = group_of_game(ctx, game_id)
+    if group is not None:
+        gid, name = group
+        body.insert(0, kept.part("group", group, lambda: group_link(ctx, gid, name)))
     news = tuple(ctx.notices.get(game_id, ()))
     if news:
         body.insert(0, kept.part("news", news, lambda: notices_card(ctx, game_id, news)))

@@ -1,0 +1,166 @@
+"""Every change a phone makes to a group goes through here, after the server checks
+that this phone keeps the group (`Groups.must_keep`, at the moment of the change).
+Looking is open to anyone with the group's address. Values and errors only; the
+screens draw them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from scorer.app.actions import TableActions
+from scorer.app.group_access import get_groups
+from scorer.groups.model import BadGroup, Group, check_id
+from scorer.groups.service import Groups
+from scorer.rights.limiter import RateWindow
+from scorer.store.errors import StoreError
+from scorer.store.models import GameSummary, StoredGame
+
+PICK_MAX: Final = 200
+"""Games a picker lists (the newest): what one phone screen can scroll through."""
+GROUPS_PER_HOUR: Final = 5
+"""Groups one address may make an hour (a table makes one, once)."""
+_new_groups = RateWindow(GROUPS_PER_HOUR, 3600.0)
+
+
+class TooManyGroups(StoreError):
+    """This address made too many groups lately."""
+
+    def __init__(self, seconds: float) -> None:
+        minutes = max(1, round(seconds / 60))
+        super().__init__(f"This phone has made {GROUPS_PER_HOUR} groups in the last hour: "
+                         f"wait {minutes} min before making another one.")
+
+
+_of_game: tuple[tuple[int, int, int, int], dict[str, Group]] | None = None
+"""Each game's group in a folder, and the groups file's change time it was read at."""
+
+
+def _by_name(group: Group) -> tuple[str, str]:
+    return group.name.casefold(), group.id
+
+
+def newest_first(games: Sequence[GameSummary]) -> list[GameSummary]:
+    return sorted(games, key=lambda s: (s.created, s.id), reverse=True)
+
+
+class GroupActions:
+    """Group actions of one browser session."""
+
+    def __init__(self, actions: TableActions, address: str) -> None:
+        self.actions = actions
+        self.address = address
+
+    @property
+    def groups(self) -> Groups:
+        return get_groups(self.actions.ctx.store)
+
+    def _known(self) -> str:
+        """This phone's device token; refused while the browser has not said it yet."""
+        device = self.actions.device
+        if device is None:
+            raise BadGroup("One moment: this phone is still being recognised. Tap again.")
+        return device
+
+    def _require(self, group_id: str) -> None:
+        """NotKeeper unless this phone keeps the group (GroupNotFound for no group)."""
+        self.groups.get(group_id)
+        self.groups.must_keep(group_id, self.actions.device)
+
+    # -- looking ---------------------------------------------------------------
+
+    def list_groups(self) -> list[Group]:
+        return self.groups.list_groups()
+
+    def get(self, group_id: str) -> Group:
+        return self.groups.get(check_id(group_id))
+
+    def keeps(self, group_id: str) -> bool:
+        return self.groups.holds(group_id, self.actions.device)
+
+    def group_of_game(self, game_id: str) -> Group | None:
+        """The first group (by name) holding this game; None for a game of no group.
+        Every watching phone asks at each redraw of a sheet: a folder's groups are
+        read once per change of their file, not once per phone."""
+        path = getattr(self.groups, "path", None)
+        if path is None:  # a community's database: one indexed query
+            holding = self.groups.groups_of_game(game_id)
+            return min(holding, key=_by_name) if holding else None
+        try:
+            # Each save replaces the file (a new inode): with its time and size, two
+            # saves within one tick of the file system's clock are still told apart.
+            st = path.stat()
+            mark = (id(self.groups), st.st_mtime_ns, st.st_ino, st.st_size)
+        except OSError:
+            mark = (id(self.groups), 0, 0, 0)
+        global _of_game
+        if _of_game is None or _of_game[0] != mark:
+            found: dict[str, Group] = {}
+            for group in sorted(self.groups.list_groups(), key=_by_name, reverse=True):
+                found.update(dict.fromkeys(group.games, group))
+            _of_game = (mark, found)
+        return _of_game[1].get(game_id)
+
+    def games(self, group: Group) -> list[GameSummary]:
+        """The group's games in the store, newest first (a deleted game is left out)."""
+        ids = set(group.games)
+        return newest_first([s for s in self.actions.ctx.store.list_games() if s.id in ids])
+
+    def candidates(self, group: Group) -> tuple[list[GameSummary], int]:
+        """Games not in the group, newest first, at most PICK_MAX; and how many more."""
+        ids = set(group.games)
+        outside = newest_first([s for s in self.actions.ctx.store.list_games()
+                                if s.id not in ids])
+        return outside[:PICK_MAX], max(0, len(outside) - PICK_MAX)
+
+    # -- changing --------------------------------------------------------------
+
+    def create(self, name: str, members: Sequence[str] = ()) -> tuple[Group, str]:
+        """A new group kept by this phone and its keeper code (shown this once)."""
+        device = self._known()
+        wait = _new_groups.wait_left(self.address)
+        if wait > 0:
+            raise TooManyGroups(wait)
+        made = self.groups.create(name, members, keeper=device)
+        _new_groups.record(self.address)
+        return made
+
+    def enter_code(self, group_id: str, code: str) -> None:
+        """Make this phone a keeper for the right code (WrongCode / TooManyTries)."""
+        self.get(group_id)  # an unknown group is said as such, not as a wrong code
+        self.groups.enter_code(group_id, self._known(), self.address, code)
+
+    def new_code(self, group_id: str) -> str:
+        self._require(group_id)
+        return self.groups.new_code(group_id, self._known())
+
+    def add_member(self, group_id: str, name: str) -> Group:
+        self._require(group_id)
+        return self.groups.add_member(group_id, name)
+
+    def add_game(self, group_id: str, game_id: str) -> Group:
+        """A stored game joins the group (its players become members)."""
+        self._require(group_id)
+        stored = self.actions.ctx.store.get_game(game_id)
+        return self.groups.add_games(group_id, [(stored.id, _players(stored))])
+
+    def remove_game(self, group_id: str, game_id: str) -> Group:
+        self._require(group_id)
+        return self.groups.remove_game(group_id, game_id)
+
+    def create_game(self, group_id: str, doc: dict[str, Any]) -> StoredGame:
+        """A new game started from the group's page, which joins it. Checked before the
+        game is made: a phone that does not keep the group makes no game at all."""
+        self._require(group_id)
+        stored = self.actions.create_game(doc)
+        try:
+            self.groups.add_games(group_id, [(stored.id, _players(stored))])
+        except BadGroup:  # the group is full: the game stands on its own
+            raise BadGroup("The game is started, but the group holds as many games as "
+                           "it can: it did not join.") from None
+        return stored
+
+
+def _players(stored: StoredGame) -> list[str]:
+    return [str(p) for p in stored.doc.get("players", [])]

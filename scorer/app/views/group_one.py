@@ -1,0 +1,236 @@
+"""One group's page (`/group/<id>`): its members, games, leaderboard and fair teams;
+for a keeper the changes (start or add a game, take one out, a member, a new code),
+for anyone else the keeper code to enter. Every change is checked again on the server
+(`GroupActions`): the buttons only spare a phone a refusal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import quote
+
+import flet as ft
+
+from scorer.app.context import AppContext
+from scorer.app.group_actions import PICK_MAX, GroupActions
+from scorer.app.ratings_access import rated_folder
+from scorer.app.views.common import app_bar, message_view, screen
+from scorer.app.views.group_page import GroupScreen
+from scorer.app.views.groups_list import code_panel, group_actions
+from scorer.app.views.leaderboard import plural
+from scorer.app.widgets import big_button, notice, section, update_shown
+from scorer.groups.model import NAME_MAX, Group, GroupNotFound, check_id
+from scorer.store.errors import StoreError
+from scorer.store.models import GameSummary
+
+NO_GROUP = "There is no group at this address. Open Groups from the home screen."
+
+
+def game_line(summary: GameSummary) -> str:
+    """`Ann & Cid vs Bob & Dee · 320–250 · finished`."""
+    p = summary.players
+    state = ("finished" if summary.finished else
+             plural(summary.hand_count, "hand") if summary.hand_count else "no hands yet")
+    return (f"{p[0]} & {p[2]} vs {p[1]} & {p[3]}\n"
+            f"{summary.totals[0]}–{summary.totals[1]} · {state} · "
+            f"{summary.created.strftime('%d %b')}")
+
+
+class GroupPage:
+    """The page of one group for one phone."""
+
+    def __init__(self, ctx: AppContext, group: Group) -> None:
+        self.ctx = ctx
+        self.group = group
+        self.actions: GroupActions = group_actions(ctx)
+        self.keeper = self.actions.keeps(group.id)
+        self.route = f"/group/{group.id}"
+        self.extra = ft.Column(spacing=12)
+        """The keeper code once shown, or a refusal: kept until the next redraw."""
+
+    def act(self, what: Callable[[], object], done: str) -> bool:
+        """Run a change; a refusal is said on screen and nothing else happens."""
+        try:
+            what()
+        except (ValueError, StoreError) as exc:
+            self.ctx.toast(str(exc), error=True)
+            return False
+        self.ctx.toast(done)
+        return True
+
+    def controls(self) -> list[ft.Control]:
+        g = self.group
+        gid = g.id
+        games = self.actions.games(g)
+        body: list[ft.Control] = [
+            ft.Text(f"{plural(len(g.members), 'member')}, {plural(len(games), 'game')}",
+                    size=16),
+            ft.Row([big_button("Leaderboard", lambda _e: self.ctx.go(f"/ratings?group={gid}"),
+                               icon=ft.Icons.LEADERBOARD, primary=not self.keeper)]),
+            self.extra,
+        ]
+        body.extend(self.keeper_part() if self.keeper else [self.code_entry()])
+        body.append(self.members_part())
+        body.append(self.games_part(games))
+        timeline = rated_folder(self.ctx.store).timeline(gid)
+        body.append(GroupScreen(self.ctx, timeline, list(g.members), gid).fair_section())
+        return body
+
+    # -- parts ------------------------------------------------------------------
+
+    def code_entry(self) -> ft.Control:
+        field = ft.TextField(label="Keeper code", keyboard_type=ft.KeyboardType.NUMBER,
+                             max_length=9, text_size=22, expand=True,
+                             on_submit=lambda e: self.enter_code(e.control))
+        return section("Enter keeper code", ft.Row([field, ft.FilledButton(
+            "Enter", height=56, on_click=lambda _e: self.enter_code(field))],
+            vertical_alignment=ft.CrossAxisAlignment.START),
+            note="Anyone can look. To start or add games, enter the code the group's "
+                 "keeper wrote down.")
+
+    def enter_code(self, field: ft.TextField) -> None:
+        if self.act(lambda: self.actions.enter_code(self.group.id, field.value or ""),
+                    "This phone keeps the group now."):
+            self.ctx.router_refresh()
+
+    def keeper_part(self) -> list[ft.Control]:
+        gid = self.group.id
+        member = ft.TextField(label="New member", max_length=NAME_MAX, text_size=18,
+                              expand=True, on_submit=lambda e: self.add_member(e.control))
+        return [
+            ft.Row([big_button("Start a game", lambda _e: self.ctx.go(f"/new?group={gid}"),
+                               icon=ft.Icons.PLAY_ARROW)]),
+            ft.Row([big_button("Add a game", lambda _e: self.ctx.go(f"/group/{gid}/add"),
+                               icon=ft.Icons.ADD, primary=False)]),
+            ft.Row([member, ft.OutlinedButton("Add", height=56,
+                                              on_click=lambda _e: self.add_member(member))],
+                   vertical_alignment=ft.CrossAxisAlignment.START),
+            ft.Row([big_button("New keeper code", lambda _e: self.confirm_new_code(),
+                               icon=ft.Icons.DIALPAD, primary=False)]),
+        ]
+
+    def add_member(self, field: ft.TextField) -> None:
+        name = field.value or ""
+        if self.act(lambda: self.actions.add_member(self.group.id, name),
+                    f"{name.strip()} is a member."):
+            self.ctx.router_refresh()
+
+    def confirm_new_code(self) -> None:
+        def yes(_e: object) -> None:
+            self.ctx.page.pop_dialog()
+            self.new_code()
+
+        self.ctx.page.show_dialog(ft.AlertDialog(
+            title=ft.Text("New keeper code?", size=20),
+            content=ft.Text("The old code stops working. Phones that keep the group now "
+                            "still do.", size=16),
+            actions=[ft.TextButton("Cancel", on_click=lambda _e: self.ctx.page.pop_dialog()),
+                     ft.FilledButton("New code", on_click=yes)]))
+
+    def new_code(self) -> None:
+        try:
+            code = self.actions.new_code(self.group.id)
+        except (ValueError, StoreError) as exc:
+            self.ctx.toast(str(exc), error=True)
+            return
+        self.extra.controls = code_panel(self.ctx, self.group, code, made=False)
+        update_shown(self.extra)
+
+    def members_part(self) -> ft.Control:
+        gid = self.group.id
+        if not self.group.members:
+            return section("Members", ft.Text("No members yet: players of its games join.",
+                                              size=16))
+        names = sorted(self.group.members, key=str.casefold)
+        buttons: list[ft.Control] = [ft.TextButton(
+            content=ft.Text(name, size=17, weight=ft.FontWeight.W_600),
+            on_click=lambda _e, n=name: self.ctx.go(
+                f"/player/{quote(n, safe='')}?group={gid}")) for name in names]
+        return section("Members", ft.Row(buttons, wrap=True, spacing=4, run_spacing=0),
+                       note="Tap a name for the player's page in this group.")
+
+    def games_part(self, games: list[GameSummary]) -> ft.Control:
+        if not games:
+            return section("Games", ft.Text("No games yet.", size=16))
+        shown = games[:PICK_MAX]
+        rows = [self.game_row(s) for s in shown]
+        note = "Newest first. Tap one for its score sheet."
+        if len(games) > len(shown):
+            note += f" The newest {PICK_MAX} of {len(games)}."
+        return section("Games", *rows, note=note)
+
+    def game_row(self, summary: GameSummary) -> ft.Control:
+        open_it = ft.OutlinedButton(
+            content=ft.Text(game_line(summary), size=16, weight=ft.FontWeight.W_600),
+            height=64, expand=True, on_click=lambda _e: self.ctx.go(f"/game/{summary.id}"))
+        if not self.keeper:
+            return ft.Row([open_it])
+        return ft.Row([open_it, ft.IconButton(
+            ft.Icons.CLOSE, tooltip="Take out", icon_size=28,
+            on_click=lambda _e: self.confirm_take_out(summary))], spacing=4)
+
+    def confirm_take_out(self, summary: GameSummary) -> None:
+        def yes(_e: object) -> None:
+            self.ctx.page.pop_dialog()
+            if self.act(lambda: self.actions.remove_game(self.group.id, summary.id),
+                        "Taken out of the group."):
+                self.ctx.router_refresh()
+
+        p = summary.players
+        self.ctx.page.show_dialog(ft.AlertDialog(
+            title=ft.Text("Take this game out?", size=20),
+            content=ft.Text(f"{p[0]} & {p[2]} vs {p[1]} & {p[3]} stops counting for "
+                            f"{self.group.name}. The game itself is kept.", size=16),
+            actions=[ft.TextButton("Cancel", on_click=lambda _e: self.ctx.page.pop_dialog()),
+                     ft.FilledButton("Take out", on_click=yes)]))
+
+
+def _group(ctx: AppContext, group_id: str) -> Group | None:
+    try:
+        return group_actions(ctx).get(check_id(group_id))
+    except GroupNotFound:
+        return None
+
+
+def group_one_view(ctx: AppContext, group_id: str) -> ft.View:
+    route = f"/group/{group_id}"
+    group = _group(ctx, group_id)
+    if group is None:
+        return message_view(ctx, route, "No such group", NO_GROUP)
+    page = GroupPage(ctx, group)
+    return screen(route, app_bar(ctx, group.name, back_to="/groups"), page.controls())
+
+
+def add_game_view(ctx: AppContext, group_id: str) -> ft.View:
+    """The keeper's picker: the store's games not in the group, newest first, bounded."""
+    route = f"/group/{group_id}/add"
+    group = _group(ctx, group_id)
+    if group is None:
+        return message_view(ctx, route, "No such group", NO_GROUP)
+    actions = group_actions(ctx)
+    back = f"/group/{group.id}"
+    bar = app_bar(ctx, "Add a game", back_to=back)
+    if not actions.keeps(group.id):
+        return screen(route, bar, [notice("Only the group's keeper can change it: enter the "
+                                          "keeper code on the group's page first.", error=True)])
+    shown, more = actions.candidates(group)
+
+    def add(game_id: str) -> None:
+        try:
+            actions.add_game(group.id, game_id)
+        except (ValueError, StoreError) as exc:
+            ctx.toast(str(exc), error=True)
+            return
+        ctx.toast(f"Added to {group.name}.")
+        ctx.go(back)
+
+    body: list[ft.Control] = [ft.Text(f"Tap a game to count it for {group.name}.", size=16)]
+    if not shown:
+        body.append(ft.Text("Every game here is in the group already.", size=16))
+    body.extend(ft.Row([ft.OutlinedButton(
+        content=ft.Text(game_line(s), size=16, weight=ft.FontWeight.W_600), height=64,
+        expand=True, on_click=lambda _e, gid=s.id: add(gid))]) for s in shown)
+    if more:
+        body.append(ft.Text(f"The newest {len(shown)} games are listed; {more} older ones "
+                            "are not. Add those with the command line: tarabish group add.",
+                            size=14, color=ft.Colors.ON_SURFACE_VARIANT))
+    return screen(route, bar, body)
