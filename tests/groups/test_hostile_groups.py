@@ -1,0 +1,60 @@
+"""Faults found by a hostile tester of the groups (issue 33): each test failed on the
+code before its fix."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import flet as ft
+import pytest
+
+from scorer.store.database import Database
+from scorer.store.pg_games import PgGameStore
+
+
+def texts(control: Any) -> list[str]:
+    found = [control.value] if isinstance(control, ft.Text) and control.value else []
+    for name in ("content", "controls", "title"):
+        part = getattr(control, name, None)
+        for child in part if isinstance(part, list) else [part]:
+            if isinstance(child, ft.BaseControl):
+                found += texts(child)
+    return found
+
+
+@pytest.fixture
+def community(pg_url: str, tmp_path: Path) -> Iterator[PgGameStore]:
+    db = Database(pg_url)
+    try:
+        yield PgGameStore(db, data_dir=tmp_path / "cache")
+    finally:
+        db.close()
+
+
+def finished_doc(players: tuple[str, str, str, str]) -> dict[str, Any]:
+    sys_path = Path(__file__).resolve().parents[1] / "ratings"
+    import sys
+
+    if str(sys_path) not in sys.path:
+        sys.path.insert(0, str(sys_path))
+    from ratings_docs import game_doc
+
+    return cast(dict[str, Any], game_doc(list(players), 0))
+
+
+def test_a_community_has_no_all_games_fair_teams_at_a_forged_address(
+        community: PgGameStore) -> None:
+    """`/group` (a laptop's "All games" fair teams) typed on a community server must not
+    list every player of every table with their ratings: a community has no board of
+    all games (Ann at one table is not Ann at another)."""
+    from scorer.app.views.group_page import group_view
+
+    community.create_game(finished_doc(("Ann", "Bob", "Cid", "Dee")))
+    ctx = cast(Any, SimpleNamespace(store=community, go=lambda _r: None))
+    view = group_view(ctx)
+    shown = [t for c in view.controls for t in texts(c)]
+    assert not any("Ann" in t for t in shown), shown
+    assert any("Pick a group" in t for t in shown), shown
