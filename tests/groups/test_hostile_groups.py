@@ -58,3 +58,27 @@ def test_a_community_has_no_all_games_fair_teams_at_a_forged_address(
     shown = [t for c in view.controls for t in texts(c)]
     assert not any("Ann" in t for t in shown), shown
     assert any("Pick a group" in t for t in shown), shown
+
+
+def test_a_night_for_a_full_group_still_starts_its_rounds(tmp_path: Path) -> None:
+    """A group with as many members as it may have: a night for it with new names. The
+    round is drawn and seated; that its games cannot join the group must not make the
+    round's start (and every later look at the night) fail."""
+    from scorer.events.model import EventSpec, Format
+    from scorer.events.service import EventService
+    from scorer.groups.model import MAX_MEMBERS
+    from scorer.groups.stores import groups_for
+    from scorer.store.game_store import GameStore
+
+    players = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
+    with GameStore(tmp_path / "data") as store:
+        groups = groups_for(store)
+        group, _code = groups.create("Full", [f"Member {n}" for n in range(MAX_MEMBERS)])
+        service = EventService(store)
+        stored, _ = service.create(EventSpec(name="Friday", format=Format.PROGRESSIVE,
+                                             rounds=3, seed=5, players=players,
+                                             group=group.id))
+        stored = service.start_round(stored.id)
+        assert all(t.game for t in stored.night.played[0].tables)
+        assert service.view(stored.id).stored.night.current is not None
+        assert groups.get(group.id).games == ()
