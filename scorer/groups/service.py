@@ -92,9 +92,15 @@ class Groups(ABC):
         return sorted(self._all(), key=lambda g: (member_key(g.name), g.id))
 
     def find(self, text: str) -> Group:
-        """The group named `text` (capitals ignored), or whose id is or starts with it."""
+        """The group whose id is `text`, else the one named `text` (capitals ignored),
+        else the one whose id starts with it."""
         wanted = member_key(text)
         groups = self._all()
+        # The id first: anyone may name a group as another group's id (ids are in
+        # every group's address), which must not take that group's games.
+        exact = [g for g in groups if g.id == wanted]
+        if exact:
+            return exact[0]
         named = [g for g in groups if member_key(g.name) == wanted]
         if named:
             return named[0]

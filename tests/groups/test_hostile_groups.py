@@ -82,3 +82,15 @@ def test_a_night_for_a_full_group_still_starts_its_rounds(tmp_path: Path) -> Non
         assert all(t.game for t in stored.night.played[0].tables)
         assert service.view(stored.id).stored.night.current is not None
         assert groups.get(group.id).games == ()
+
+
+def test_a_group_named_as_another_groups_id_does_not_take_its_games(groups: Any) -> None:
+    """Ids are in every group's address. A stranger's phone names a new group as the id
+    of Friday bish: `tarabish import --group <id>`, `event new --group <id>`, `group add
+    <id>` must still find Friday bish, not the stranger's group."""
+    friday, _code = groups.create("Friday bish")
+    taken, _code = groups.create(friday.id, keeper="stranger-token-0000000001")
+    assert groups.find(friday.id).id == friday.id
+    assert groups.find(friday.id.upper()).id == friday.id
+    assert groups.find(taken.id).id == taken.id
+    assert groups.find("friday BISH").id == friday.id
