@@ -176,6 +176,12 @@ class Groups(ABC):
         """The phone becomes a keeper if `code` is the group's; WrongCode (or
         TooManyTries, with the wait) if not. Braked before the code is compared."""
         group_id = check_id(group_id)
+        # One guess at a group at a time, across threads and processes: each sees the
+        # failures before it, so many connections at once buy no extra tries (Busy).
+        with self.group_backoff.turn(group_id):
+            self._enter_code(group_id, token, address, code)
+
+    def _enter_code(self, group_id: str, token: str, address: str, code: str) -> None:
         keys = (f"{group_id}|{address}",)
         wait = max(self.backoff.wait_left(*keys), self.group_backoff.wait_left(group_id))
         if wait > 0:

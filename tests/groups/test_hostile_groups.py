@@ -3,6 +3,7 @@ code before its fix."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -94,3 +95,42 @@ def test_a_group_named_as_another_groups_id_does_not_take_its_games(groups: Any)
     assert groups.find(friday.id.upper()).id == friday.id
     assert groups.find(taken.id).id == taken.id
     assert groups.find("friday BISH").id == friday.id
+
+
+def test_many_guesses_at_once_buy_no_extra_tries(groups: Any,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forty phones from forty addresses send a wrong keeper code at the same moment (a
+    scripted client, or several processes of a community). Each guess must see the
+    failures before it: no more codes are compared than the group's brake allows, as
+    for a table code and an organiser code (`Backoff.turn`)."""
+    import threading
+    import time
+
+    import scorer.groups.service as service
+    from scorer.groups.service import GROUP_FREE_TRIES
+    from scorer.rights.limiter import WrongCode
+
+    group, code = groups.create("Friday bish")
+    compared: list[str] = []
+    real = service.code_matches
+
+    def slow_match(typed: str, kept: str | None) -> bool:
+        compared.append(typed)
+        time.sleep(0.05)  # the slow hash, made a little slower: the window is wide
+        return real(typed, kept)
+
+    monkeypatch.setattr(service, "code_matches", slow_match)
+    start = threading.Barrier(40)
+    wrong = f"{(int(code) + 1) % 10 ** 8:08d}"
+
+    def guess(n: int) -> None:
+        start.wait()
+        with contextlib.suppress(WrongCode):
+            groups.enter_code(group.id, f"guesser-token-{n:012d}", f"10.0.0.{n}", wrong)
+
+    threads = [threading.Thread(target=guess, args=(n,)) for n in range(40)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(compared) <= GROUP_FREE_TRIES + 1, len(compared)
