@@ -156,9 +156,9 @@ class GroupActions:
         stored = self.actions.create_game(doc)
         try:
             self.groups.add_games(group_id, [(stored.id, _players(stored))])
-        except BadGroup:  # the group is full: the game stands on its own
-            raise BadGroup("The game is started, but the group holds as many games as "
-                           "it can: it did not join.") from None
+        except BadGroup as exc:  # the group is full (games or members): the game stands
+            raise BadGroup(f"The game is started, but it did not join the group: {exc}"
+                           ) from None
         return stored
 
 

@@ -134,3 +134,19 @@ def test_many_guesses_at_once_buy_no_extra_tries(groups: Any,
     for t in threads:
         t.join()
     assert len(compared) <= GROUP_FREE_TRIES + 1, len(compared)
+
+
+def test_a_game_that_cannot_join_says_why(tmp_path: Path) -> None:
+    """A group at its 500 members: a game of four new names is started from its page
+    but cannot join. The phone is told the members are the bound, not the games."""
+    from scorer.app.group_actions import GroupActions
+    from scorer.groups.model import MAX_MEMBERS, BadGroup
+    from scorer.store.game_store import GameStore
+    from tests.groups.test_group_actions import doc, phone
+
+    with GameStore(tmp_path / "data") as store:
+        keeper: GroupActions = phone(store, "keeper-token-00000000001")
+        group, _code = keeper.create("Full", [f"Member {n}" for n in range(MAX_MEMBERS)])
+        with pytest.raises(BadGroup, match=f"at most {MAX_MEMBERS} members"):
+            keeper.create_game(group.id, doc())
+        assert len(store.list_games()) == 1  # the game stands on its own
