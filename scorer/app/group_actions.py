@@ -6,6 +6,7 @@ screens draw them.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -22,6 +23,9 @@ PICK_MAX: Final = 200
 GROUPS_PER_HOUR: Final = 5
 """Groups one address may make an hour (a table makes one, once)."""
 _new_groups = RateWindow(GROUPS_PER_HOUR, 3600.0)
+_making = threading.Lock()
+"""One group made at a time in this process: the hourly bound is checked and counted
+as one step (sessions tapping at once each saw room for one more)."""
 
 
 class TooManyGroups(StoreError):
@@ -119,11 +123,12 @@ class GroupActions:
     def create(self, name: str, members: Sequence[str] = ()) -> tuple[Group, str]:
         """A new group kept by this phone and its keeper code (shown this once)."""
         device = self._known()
-        wait = _new_groups.wait_left(self.address)
-        if wait > 0:
-            raise TooManyGroups(wait)
-        made = self.groups.create(name, members, keeper=device)
-        _new_groups.record(self.address)
+        with _making:
+            wait = _new_groups.wait_left(self.address)
+            if wait > 0:
+                raise TooManyGroups(wait)
+            made = self.groups.create(name, members, keeper=device)
+            _new_groups.record(self.address)
         return made
 
     def enter_code(self, group_id: str, code: str) -> None:

@@ -191,3 +191,34 @@ def test_the_groups_a_phone_keeps_on_both_stores(groups: Any) -> None:
     assert [g.id for g in groups.kept_by("second-token-000000000001")] == [one.id]
     assert groups.kept_by(None) == groups.kept_by("") == []
     assert three.id not in {g.id for g in groups.kept_by("keeper-token-000000000001")}
+
+
+def test_one_address_making_groups_all_at_once_gets_its_five(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twenty sessions from one address tap Make the group at the same moment: the
+    hourly bound of groups an address may make holds (else one phone fills a server's
+    1,000 groups in a burst and nobody else can make one)."""
+    import threading
+
+    import scorer.app.group_actions as group_actions
+    from scorer.app.group_actions import GROUPS_PER_HOUR, TooManyGroups
+    from scorer.rights.limiter import RateWindow
+    from scorer.store.game_store import GameStore
+    from tests.groups.test_group_actions import phone
+
+    monkeypatch.setattr(group_actions, "_new_groups", RateWindow(GROUPS_PER_HOUR, 3600.0))
+    with GameStore(tmp_path / "data") as store:
+        phones = [phone(store, f"burst-token-{n:012d}", "10.0.0.9") for n in range(20)]
+        start = threading.Barrier(20)
+
+        def make(n: int) -> None:
+            start.wait()
+            with contextlib.suppress(TooManyGroups):
+                phones[n].create(f"Burst {n}")
+
+        threads = [threading.Thread(target=make, args=(n,)) for n in range(20)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(phones[0].list_groups()) == GROUPS_PER_HOUR
