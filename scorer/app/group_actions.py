@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from scorer.app.actions import TableActions
 from scorer.app.group_access import get_groups
@@ -17,6 +17,9 @@ from scorer.groups.service import Groups
 from scorer.rights.limiter import RateWindow
 from scorer.store.errors import StoreError
 from scorer.store.models import GameSummary, StoredGame
+
+if TYPE_CHECKING:  # psycopg only where a community's database is used
+    from scorer.rights.pg_limiter import PgRateWindow
 
 PICK_MAX: Final = 200
 """Games a picker lists (the newest): what one phone screen can scroll through."""
@@ -123,13 +126,24 @@ class GroupActions:
     def create(self, name: str, members: Sequence[str] = ()) -> tuple[Group, str]:
         """A new group kept by this phone and its keeper code (shown this once)."""
         device = self._known()
+        window = self._new_groups()
         with _making:
-            wait = _new_groups.wait_left(self.address)
+            wait = window.wait_left(self.address)
             if wait > 0:
                 raise TooManyGroups(wait)
             made = self.groups.create(name, members, keeper=device)
-            _new_groups.record(self.address)
+            window.record(self.address)
         return made
+
+    def _new_groups(self) -> RateWindow | PgRateWindow:
+        """The count of new groups per address: in the community's database, which its
+        processes share (each process's own count let an address make five in each)."""
+        db = getattr(self.actions.ctx.store, "db", None)
+        if db is None:
+            return _new_groups
+        from scorer.rights.pg_limiter import PgRateWindow  # psycopg: a community's only
+
+        return PgRateWindow(db, "new-groups", GROUPS_PER_HOUR, 3600.0)
 
     def enter_code(self, group_id: str, code: str) -> None:
         """Make this phone a keeper for the right code (WrongCode / TooManyTries)."""

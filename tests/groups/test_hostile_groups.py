@@ -222,3 +222,23 @@ def test_one_address_making_groups_all_at_once_gets_its_five(
         for t in threads:
             t.join()
         assert len(phones[0].list_groups()) == GROUPS_PER_HOUR
+
+
+def test_a_communitys_processes_share_the_bound_of_new_groups(
+        community: PgGameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A community runs several server processes: an address that made its five groups
+    in one is refused in the next too (the count is in the database, as the count of
+    new games is)."""
+    import scorer.app.group_actions as group_actions
+    from scorer.app.group_actions import GROUPS_PER_HOUR, TooManyGroups
+    from scorer.rights.limiter import RateWindow
+    from tests.groups.test_group_actions import phone
+
+    monkeypatch.setattr(group_actions, "_new_groups", RateWindow(GROUPS_PER_HOUR, 3600.0))
+    for n in range(GROUPS_PER_HOUR):
+        phone(community, f"first-process-{n:010d}", "10.0.0.7").create(f"First {n}")
+    # Another process: its own memory, the same database.
+    monkeypatch.setattr(group_actions, "_new_groups", RateWindow(GROUPS_PER_HOUR, 3600.0))
+    with pytest.raises(TooManyGroups):
+        phone(community, "second-process-000001", "10.0.0.7").create("One more")
+    phone(community, "second-process-000002", "10.0.0.8").create("Another address")
