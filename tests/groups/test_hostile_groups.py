@@ -242,3 +242,33 @@ def test_a_communitys_processes_share_the_bound_of_new_groups(
     with pytest.raises(TooManyGroups):
         phone(community, "second-process-000001", "10.0.0.7").create("One more")
     phone(community, "second-process-000002", "10.0.0.8").create("Another address")
+
+
+def test_a_groups_board_is_whole_when_many_groups_are_asked_for_at_once(
+        tmp_path: Path) -> None:
+    """TV boards and phones ask for many groups at the same moment (thirty-three:
+    past the groups kept). A group's board is worked out from its timeline and its
+    members as read together: when other requests pushed the group out of the kept
+    ones meanwhile, its board came out empty (no members) and was shown so."""
+    from scorer.app.group_access import get_groups
+    from scorer.app.ratings_access import CACHED_GROUPS, RatedFolder
+    from scorer.store.game_store import GameStore
+
+    with GameStore(tmp_path / "data") as store:
+        groups = get_groups(store)
+        friday, _ = groups.create("Friday")
+        game = store.create_game(finished_doc(("Ann", "Bob", "Cid", "Dee")))
+        groups.add_games(friday.id, [(game.id, ("Ann", "Bob", "Cid", "Dee"))])
+        others = [groups.create(f"Other {n}")[0].id for n in range(CACHED_GROUPS)]
+        folder = RatedFolder(store)
+        real = folder.timeline
+
+        def busy_server(group_id: str | None = None) -> Any:
+            found = real(group_id)
+            for other in others:  # the other requests, between this one's two steps
+                real(other)
+            return found
+
+        folder.timeline = busy_server  # type: ignore[method-assign]
+        rows = folder.board("all", friday.id)
+        assert {r.player for r in rows} == {"Ann", "Bob", "Cid", "Dee"}
