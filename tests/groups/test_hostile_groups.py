@@ -272,3 +272,19 @@ def test_a_groups_board_is_whole_when_many_groups_are_asked_for_at_once(
         folder.timeline = busy_server  # type: ignore[method-assign]
         rows = folder.board("all", friday.id)
         assert {r.player for r in rows} == {"Ann", "Bob", "Cid", "Dee"}
+
+
+def test_a_flood_of_member_names_stops_at_the_bound() -> None:
+    """The members field of New group is free text: a scripted phone sends a message of
+    4 MiB, two million names. The bound is said once it is passed, not after every name
+    was cleaned (1.3 s for a million): a name past the bound is never looked at."""
+    from scorer.groups.model import MAX_MEMBERS, BadGroup, with_members
+
+    class Untouchable(str):
+        def split(self, *_a: Any, **_k: Any) -> list[str]:
+            raise AssertionError("a name past the bound was cleaned")
+
+    names: list[str] = [f"Name {n}" for n in range(MAX_MEMBERS + 1)]
+    names.append(Untouchable("Late"))
+    with pytest.raises(BadGroup, match=f"at most {MAX_MEMBERS} members"):
+        with_members((), names)
