@@ -51,8 +51,7 @@ class ClubActions:
         """The groups this phone keeps (a club night may be run for them), by name."""
         if CONFIG.alone or self.device is None:
             return []
-        groups = self.service.groups
-        return [g for g in groups.list_groups() if groups.holds(g.id, self.device)]
+        return self.service.groups.kept_by(self.device)
 
     def group_members(self, group_id: str) -> tuple[str, ...]:
         """A group's members, as it spells them (looking is open to anyone)."""

@@ -6,8 +6,9 @@ screens draw them.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from scorer.app.actions import TableActions
 from scorer.app.group_access import get_groups
@@ -17,11 +18,17 @@ from scorer.rights.limiter import RateWindow
 from scorer.store.errors import StoreError
 from scorer.store.models import GameSummary, StoredGame
 
+if TYPE_CHECKING:  # psycopg only where a community's database is used
+    from scorer.rights.pg_limiter import PgRateWindow
+
 PICK_MAX: Final = 200
 """Games a picker lists (the newest): what one phone screen can scroll through."""
 GROUPS_PER_HOUR: Final = 5
 """Groups one address may make an hour (a table makes one, once)."""
 _new_groups = RateWindow(GROUPS_PER_HOUR, 3600.0)
+_making = threading.Lock()
+"""One group made at a time in this process: the hourly bound is checked and counted
+as one step (sessions tapping at once each saw room for one more)."""
 
 
 class TooManyGroups(StoreError):
@@ -119,12 +126,24 @@ class GroupActions:
     def create(self, name: str, members: Sequence[str] = ()) -> tuple[Group, str]:
         """A new group kept by this phone and its keeper code (shown this once)."""
         device = self._known()
-        wait = _new_groups.wait_left(self.address)
-        if wait > 0:
-            raise TooManyGroups(wait)
-        made = self.groups.create(name, members, keeper=device)
-        _new_groups.record(self.address)
+        window = self._new_groups()
+        with _making:
+            wait = window.wait_left(self.address)
+            if wait > 0:
+                raise TooManyGroups(wait)
+            made = self.groups.create(name, members, keeper=device)
+            window.record(self.address)
         return made
+
+    def _new_groups(self) -> RateWindow | PgRateWindow:
+        """The count of new groups per address: in the community's database, which its
+        processes share (each process's own count let an address make five in each)."""
+        db = getattr(self.actions.ctx.store, "db", None)
+        if db is None:
+            return _new_groups
+        from scorer.rights.pg_limiter import PgRateWindow  # psycopg: a community's only
+
+        return PgRateWindow(db, "new-groups", GROUPS_PER_HOUR, 3600.0)
 
     def enter_code(self, group_id: str, code: str) -> None:
         """Make this phone a keeper for the right code (WrongCode / TooManyTries)."""
@@ -156,9 +175,9 @@ class GroupActions:
         stored = self.actions.create_game(doc)
         try:
             self.groups.add_games(group_id, [(stored.id, _players(stored))])
-        except BadGroup:  # the group is full: the game stands on its own
-            raise BadGroup("The game is started, but the group holds as many games as "
-                           "it can: it did not join.") from None
+        except BadGroup as exc:  # the group is full (games or members): the game stands
+            raise BadGroup(f"The game is started, but it did not join the group: {exc}"
+                           ) from None
         return stored
 
 

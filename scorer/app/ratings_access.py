@@ -169,8 +169,12 @@ class RatedFolder:
             found = self._boards.get(key)
             if found is None or found[0] is not timeline:
                 rows = leaderboard(timeline, since)
-                members = self._made[group_id][1] if group_id in self._made else ()
                 if group_id is not None:
+                    kept = self._made.get(group_id)
+                    # Other requests may have pushed this timeline out of the kept ones
+                    # meanwhile: its members are then read again (not taken as none).
+                    members = (kept[1] if kept is not None and kept[2] is timeline
+                               else self.group(group_id).members)
                     # Someone from outside who sat in moved the members' ratings (they
                     # were at the table) but is not on the group's board.
                     keys = {member_key(m) for m in members}

@@ -346,11 +346,13 @@ class EventService:
         ev = stored.night
         if ev.group is None:
             return
-        from scorer.groups.model import GroupNotFound
+        from scorer.groups.model import BadGroup, GroupNotFound
 
         games = [(t.game, night.seat_names(ev, t.sides)) for played in ev.played
                  for t in played.tables if t.game]
-        with contextlib.suppress(GroupNotFound):
+        # A group gone or full (its members or games at their bound): the night's games
+        # stand on their own, and the round it drew is not undone by a failed join.
+        with contextlib.suppress(GroupNotFound, BadGroup):
             self.groups.add_games(ev.group, games)
 
     def _update(self, event_id: str, change: Callable[[night.Event], night.Event],

@@ -99,6 +99,11 @@ class FolderGroups(Groups):
             entry = self._load().get(group_id)
             return entry is not None and device in entry.get("keepers", {})
 
+    def _kept_ids(self, device: str) -> set[str]:
+        with self._lock:
+            return {gid for gid, entry in self._load().items()
+                    if device in entry.get("keepers", {})}
+
     def _add_keeper(self, group_id: str, device: str) -> None:
         with self._lock:
             data = self._load()

@@ -111,8 +111,8 @@ def with_members(members: tuple[str, ...], names: list[str]) -> tuple[str, ...]:
         if member_key(cleaned) not in keys:
             keys.add(member_key(cleaned))
             added.append(cleaned)
-    if len(added) > MAX_MEMBERS:
-        raise BadGroup(f"A group can have at most {MAX_MEMBERS} members.")
+            if len(added) > MAX_MEMBERS:  # said at once: a flood of names is not read on
+                raise BadGroup(f"A group can have at most {MAX_MEMBERS} members.")
     return tuple(added)
 
 

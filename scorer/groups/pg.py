@@ -90,6 +90,12 @@ class PgGroups(Groups):
                                (group_id, device)).fetchone()
         return row is not None
 
+    def _kept_ids(self, device: str) -> set[str]:
+        with self.db.connection() as conn:
+            rows = conn.execute("SELECT group_id FROM group_keepers WHERE device = %s",
+                                (device,)).fetchall()
+        return {row[0] for row in rows}
+
     def _add_keeper(self, group_id: str, device: str) -> None:
         with self.db.connection() as conn:
             hold(conn, "group_keepers", group_id, device, keep=MAX_KEEPERS)

@@ -78,6 +78,10 @@ class Groups(ABC):
     @abstractmethod
     def _add_keeper(self, group_id: str, device: str) -> None: ...
 
+    @abstractmethod
+    def _kept_ids(self, device: str) -> set[str]:
+        """The ids of the groups `device` keeps, in one read."""
+
     # -- reading -----------------------------------------------------------
 
     def get(self, group_id: str) -> Group:
@@ -92,9 +96,15 @@ class Groups(ABC):
         return sorted(self._all(), key=lambda g: (member_key(g.name), g.id))
 
     def find(self, text: str) -> Group:
-        """The group named `text` (capitals ignored), or whose id is or starts with it."""
+        """The group whose id is `text`, else the one named `text` (capitals ignored),
+        else the one whose id starts with it."""
         wanted = member_key(text)
         groups = self._all()
+        # The id first: anyone may name a group as another group's id (ids are in
+        # every group's address), which must not take that group's games.
+        exact = [g for g in groups if g.id == wanted]
+        if exact:
+            return exact[0]
         named = [g for g in groups if member_key(g.name) == wanted]
         if named:
             return named[0]
@@ -166,10 +176,24 @@ class Groups(ABC):
         """This phone keeps the group (made it, or entered its keeper code)."""
         return bool(token) and self._is_keeper(check_id(group_id), device_key(token or ""))
 
+    def kept_by(self, token: str | None) -> list[Group]:
+        """The groups this phone keeps, by name: one read, not one per group (a
+        thousand groups asked one by one took seconds at every New club night)."""
+        if not token:
+            return []
+        kept = self._kept_ids(device_key(token))
+        return [g for g in self.list_groups() if g.id in kept]
+
     def enter_code(self, group_id: str, token: str, address: str, code: str) -> None:
         """The phone becomes a keeper if `code` is the group's; WrongCode (or
         TooManyTries, with the wait) if not. Braked before the code is compared."""
         group_id = check_id(group_id)
+        # One guess at a group at a time, across threads and processes: each sees the
+        # failures before it, so many connections at once buy no extra tries (Busy).
+        with self.group_backoff.turn(group_id):
+            self._enter_code(group_id, token, address, code)
+
+    def _enter_code(self, group_id: str, token: str, address: str, code: str) -> None:
         keys = (f"{group_id}|{address}",)
         wait = max(self.backoff.wait_left(*keys), self.group_backoff.wait_left(group_id))
         if wait > 0:

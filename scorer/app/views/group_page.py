@@ -9,10 +9,10 @@ from urllib.parse import quote
 import flet as ft
 
 from scorer.app.context import AppContext
-from scorer.app.ratings_access import rated_folder
+from scorer.app.ratings_access import community, rated_folder
 from scorer.app.theme import RADIUS, SMALL_TAP
 from scorer.app.views.common import app_bar, screen
-from scorer.app.views.leaderboard import plural
+from scorer.app.views.leaderboard import groups_button, plural
 from scorer.app.widgets import Keep, big_button, section, toggle_style
 from scorer.ratings.prematch import FAIR_MAX, FAIR_MIN, Proposal, Table, fair_teams, percent_pair
 from scorer.ratings.timeline import Skill, Timeline
@@ -122,5 +122,10 @@ class GroupScreen:
 
 def group_view(ctx: AppContext) -> ft.View:
     bar = app_bar(ctx, GROUP_NAME, back_to="/ratings")
+    if community(ctx.store):
+        # Typed by hand: a community has no all-games ratings (Ann at one table is not
+        # Ann at another), so no list of every player of every table.
+        return screen("/group", bar, [ft.Text("Pick a group for its fair teams.", size=17),
+                                      groups_button(ctx)])
     shown = GroupScreen(ctx, rated_folder(ctx.store).timeline())
     return screen("/group", bar, shown.controls())
