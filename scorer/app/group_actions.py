@@ -91,7 +91,7 @@ class GroupActions:
         Every watching phone asks at each redraw of a sheet: a folder's groups are
         read once per change of their file, not once per phone."""
         path = getattr(self.groups, "path", None)
-        if path is None:  # a community's database: one indexed query
+        if path is None:  # a community's database: one query (PgGroups.groups_of_game)
             holding = self.groups.groups_of_game(game_id)
             return min(holding, key=_by_name) if holding else None
         try:

@@ -40,6 +40,13 @@ class PgGroups(Groups):
             rows = conn.execute(_GROUP).fetchall()
         return [_group(row) for row in rows]
 
+    def groups_of_game(self, game_id: str) -> list[Group]:
+        """The groups holding a game, found by the database: every phone showing a
+        sheet asks at each redraw, so the groups' game lists stay where they are."""
+        with self.db.connection() as conn:
+            rows = conn.execute(f"{_GROUP} WHERE %s = ANY(games)", (game_id,)).fetchall()
+        return [_group(row) for row in rows]
+
     def _insert(self, group: Group, code_hash: str, keeper: str | None) -> None:
         try:
             with self.db.connection() as conn:

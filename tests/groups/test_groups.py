@@ -130,3 +130,14 @@ def test_a_damaged_file_is_set_aside_and_nothing_else_lost(tmp_path: Path) -> No
     assert "could not be read" in store.problems[0]
     group, _ = store.create("Friday")
     assert FolderGroups(tmp_path).get(group.id).name == "Friday"
+
+
+def test_the_groups_of_a_game_are_those_holding_it(groups: Groups) -> None:
+    """Asked at each redraw of a sheet: on PostgreSQL the database picks them."""
+    one, _ = groups.create("One")
+    two, _ = groups.create("Two")
+    groups.add_games(one.id, [("0000000a", PLAYERS), ("0000000b", PLAYERS)])
+    groups.add_games(two.id, [("0000000b", PLAYERS)])
+    assert [g.id for g in groups.groups_of_game("0000000a")] == [one.id]
+    assert sorted(g.id for g in groups.groups_of_game("0000000b")) == sorted([one.id, two.id])
+    assert groups.groups_of_game("0000000c") == []
