@@ -38,8 +38,8 @@ from fastapi import FastAPI, Request, Response
 
 from scorer.app import CONFIG, FONTS
 from scorer.events.service import EventService
-from scorer.local_import import IMPORT_PATH, handle_import
-from scorer.paths import resolve_data_dir
+from scorer.handoff.local_import import IMPORT_PATH, handle_import
+from scorer.machine.paths import resolve_data_dir
 from scorer.rights import TableRights, get_rights
 from scorer.rights.service import HOST_CODE_DIGITS
 from scorer.store import folder_lock
@@ -174,7 +174,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     @app.post(IMPORT_PATH, include_in_schema=False)
     async def local_import(request: Request) -> Response:
         # `tarabish import` while this server holds the data folder (needs the
-        # key from the lock file; see scorer.local_import).
+        # key from the lock file; see scorer.handoff.local_import).
         from scorer.app.store_access import get_store
 
         return await handle_import(request, CONFIG.import_key, get_store, codes_for,

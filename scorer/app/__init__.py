@@ -67,7 +67,7 @@ class AppConfig:
 
     import_key: str | None = None
     """Secret that `tarabish import` must send to hand games to this server
-    (`scorer.local_import`); None refuses every such request."""
+    (`scorer.handoff.local_import`); None refuses every such request."""
 
     alone: bool = False
     """The app runs inside one phone's browser with no server (`tarabish

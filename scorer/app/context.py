@@ -12,10 +12,10 @@ import flet as ft
 from scorer.app.actions import TableActions
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import ERROR_BAR, TOAST
-from scorer.conflicts import DraftPlace
-from scorer.draft import HandDraft
+from scorer.recording.conflicts import DraftPlace
+from scorer.recording.draft import HandDraft
 from scorer.store.game_store import GameStore
-from scorer.trail_text import notice_text
+from scorer.text.trail import notice_text
 
 MAX_NOTICES = 10
 """Unread notices kept per game (the newest)."""
@@ -40,7 +40,7 @@ class AppContext:
     checker or the card counter does not lose the taps."""
     places: dict[str, DraftPlace] = field(default_factory=dict)
     """Under the same keys: the hand number each draft is for and the revision of the
-    game the player saw it on (`scorer.conflicts`)."""
+    game the player saw it on (`scorer.recording.conflicts`)."""
     notices: dict[str, list[str]] = field(default_factory=dict)
     """By game: changes made on other phones (edits, undos) this phone has not read."""
     seen: dict[str, int] = field(default_factory=dict)

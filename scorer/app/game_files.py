@@ -34,7 +34,7 @@ def read_game_file(data: bytes) -> dict[str, Any]:
     from rules.game_file import parse_game
     from rules.game_json import decode_game_json
     from scorer.store.validation import validate_doc
-    from scorer.terminal_text import one_line
+    from scorer.text.terminal import one_line
 
     if len(data) > MAX_FILE_BYTES:
         raise NotAGameFile("That file is too big to be a Tarabish game file.")

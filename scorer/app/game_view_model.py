@@ -18,8 +18,8 @@ from rules.history import Entry, changes_after, parse_trail
 from rules.replay import GameReplay, HandResult
 from rules.replay import replay as replay_game
 from rules.table import eldest_of, other_team, right_of, team_of
-from scorer.sheet_text import trump_label
 from scorer.store.models import StoredGame
+from scorer.text.sheet import trump_label
 
 logger = logging.getLogger(__name__)
 

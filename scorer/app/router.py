@@ -18,7 +18,7 @@ from scorer.app.actions import RIGHTS_SCREENS, game_topic
 from scorer.app.context import AppContext
 from scorer.app.theme import PAD
 from scorer.app.views.common import message_view, redraws_shown
-from scorer.terminal_text import one_line
+from scorer.text.terminal import one_line
 
 logger = logging.getLogger(__name__)
 GAME = r"(?P<gid>[0-9a-f]{8})"

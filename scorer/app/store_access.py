@@ -6,7 +6,7 @@ import logging
 import threading
 
 from scorer.app import CONFIG
-from scorer.paths import resolve_data_dir
+from scorer.machine.paths import resolve_data_dir
 from scorer.store.game_store import GameStore
 
 logger = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from scorer.commands.common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
-from scorer.terminal_text import one_line
+from scorer.text.terminal import one_line
 
 
 def register(sub: Any) -> None:

@@ -13,9 +13,9 @@ from rules.hands import PassedHand
 from rules.replay import GameReplay, replay
 from scorer.commands.game_input import load_game_doc
 from scorer.reference.house import house_rules_line
-from scorer.sheet_text import render_sheet
-from scorer.terminal_text import for_terminal, json_for_terminal, label, one_line
-from scorer.trail_text import trail_lines, trail_rows
+from scorer.text.sheet import render_sheet
+from scorer.text.terminal import for_terminal, json_for_terminal, label, one_line
+from scorer.text.trail import trail_lines, trail_rows
 
 EXIT_OK = 0
 EXIT_INVALID = 2

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rules.plain_text import shown
-from scorer.paths import resolve_data_dir
+from scorer.machine.paths import resolve_data_dir
 from scorer.store import GameStore, folder_lock
 from scorer.store.atomic_storage import atomic_write_bytes
 from scorer.store.folder_lock import FolderBusy
-from scorer.terminal_text import label, one_line
+from scorer.text.terminal import label, one_line
 
 if TYPE_CHECKING:
     from scorer.events.service import EventService

@@ -34,10 +34,10 @@ from scorer.events.report import standings_json
 from scorer.events.requests import EVENT_PATH, answer
 from scorer.events.service import EventService
 from scorer.groups.stores import groups_for
-from scorer.local_import import HandOffFailed, post_to_server
+from scorer.handoff.local_import import HandOffFailed, post_to_server
 from scorer.store.errors import StoreError
 from scorer.store.folder_lock import FolderBusy
-from scorer.terminal_text import json_for_terminal, label, one_line
+from scorer.text.terminal import json_for_terminal, label, one_line
 
 MAX_EVENT_FILE_BYTES = 1024 * 1024
 NEW_HELP = """\

@@ -24,7 +24,7 @@ from scorer.groups.service import Groups
 from scorer.groups.stores import groups_for
 from scorer.store import GameStore, StoreError
 from scorer.store.folder_lock import FolderBusy
-from scorer.terminal_text import for_terminal, json_for_terminal, one_line
+from scorer.text.terminal import for_terminal, json_for_terminal, one_line
 
 
 def register(sub: Any) -> None:

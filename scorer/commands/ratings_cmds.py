@@ -18,11 +18,11 @@ from scorer.commands.common import (
     open_store,
 )
 from scorer.commands.game_input import load_game_doc
-from scorer.paths import ENV_VAR, resolve_data_dir
+from scorer.machine.paths import ENV_VAR, resolve_data_dir
 from scorer.ratings import PROVISIONAL_GAMES, Match, Ratings, compute_ratings
 from scorer.ratings.sources import as_members, match_of_doc, stored_matches
 from scorer.store import GameStore, StoreError
-from scorer.terminal_text import for_terminal, json_for_terminal, label, one_line
+from scorer.text.terminal import for_terminal, json_for_terminal, label, one_line
 
 
 def register(sub: Any) -> None:

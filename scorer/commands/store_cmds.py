@@ -3,7 +3,7 @@
 `games` and `export` only read (a read-only store: no lock, no writes), so they
 work beside a running server, on a full disk and in a read-only folder.
 `import` writes, so it takes the data folder's lock; while a table server
-holds it, the games are handed to that server (see `scorer.local_import`),
+holds it, the games are handed to that server (see `scorer.handoff.local_import`),
 which stores them itself, so one process alone writes the folder.
 """
 
@@ -36,12 +36,12 @@ from scorer.commands.event_cmds import run_event_import
 from scorer.commands.game_input import load_game_doc
 from scorer.commands.stats_cmds import run_export_csv
 from scorer.groups.stores import groups_for
-from scorer.local_import import HandOffFailed, hand_to_server
+from scorer.handoff.local_import import HandOffFailed, hand_to_server
 from scorer.store import GameNotFound, GameSummary, InvalidGame
 from scorer.store.errors import NotSaved, StoreError
 from scorer.store.folder_lock import FolderBusy
 from scorer.store.validation import validate_doc
-from scorer.terminal_text import json_for_terminal, label, one_line
+from scorer.text.terminal import json_for_terminal, label, one_line
 
 
 def register(sub: Any) -> None:

@@ -2,7 +2,7 @@
 
 `tarabish event new`, `event round` and `import --event` change an event. With no
 server on the data folder the command does it itself; while a server holds the
-folder, the same request goes to that server (`scorer.local_import.post_to_server`),
+folder, the same request goes to that server (`scorer.handoff.local_import.post_to_server`),
 which does it with `answer` and sends back the same JSON.
 """
 

@@ -17,7 +17,7 @@ from rules.hands import TrumpCall
 from rules.house_rules import HouseRules
 from rules.names import TableNames
 from rules.replay import GameReplay
-from scorer.draft import HandDraft, trump_options
+from scorer.recording.draft import HandDraft, trump_options
 from scorer.store.errors import StoreError
 from scorer.store.game_store import GameStore
 from scorer.store.models import StoredGame

@@ -32,7 +32,7 @@ from scorer.events.night import seat_names
 from scorer.events.requests import EVENT_PATH, answer
 from scorer.events.service import EventService
 from scorer.events.tickets import valid
-from scorer.local_import import error_answer, read_payload
+from scorer.handoff.local_import import error_answer, read_payload
 from scorer.rights import get_rights
 from scorer.sharing import game_url, qr_svg, share_bases
 from scorer.store.errors import NotSaved, StoreError

@@ -54,8 +54,8 @@ import zopfli.gzip
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from scorer.disk_cache import DiskCache
-from scorer.paths import user_cache_dir
+from scorer.machine.disk_cache import DiskCache
+from scorer.machine.paths import user_cache_dir
 
 logger = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ standard library the app needs by the imports of the app; the memory snapshot by
 the runtime, app.zip and the names imported; a compressed copy by the file's
 content and the quality. A rebuild with nothing changed makes nothing again; a
 changed file remakes only what was made from it. `--clean` reads nothing from it
-(and refreshes it). It is bounded and may be deleted at any time (scorer.disk_cache).
+(and refreshes it). It is bounded and may be deleted at any time (scorer.machine.disk_cache).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import hashlib
 from functools import cache
 from pathlib import Path
 
-from scorer.disk_cache import DiskCache, digest_of
-from scorer.paths import user_cache_dir
+from scorer.machine.disk_cache import DiskCache, digest_of
+from scorer.machine.paths import user_cache_dir
 
 BUILD_CACHE_BYTES = 512 * 1024 * 1024
 """About 110 MB per version of the site (compressed copies, snapshot, bytecode)."""

@@ -15,7 +15,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from scorer.disk_cache import digest_of
+from scorer.machine.disk_cache import digest_of
 from scorer.webbuild.build_cache import file_digest
 from scorer.webbuild.progress import Step
 from scorer.webbuild.tools import HERE, Tools

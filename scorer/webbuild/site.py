@@ -83,7 +83,7 @@ the ones this browser loaded rather than every variant."""
 
 APP_SOURCES = ("rules", "scorer")
 APP_SKIPPED = ("scorer/server.py", "scorer/cli.py", "scorer/commands/", "scorer/web/",
-               "scorer/disk_cache.py", "scorer/webbuild/", "scorer/ratings/",
+               "scorer/machine/disk_cache.py", "scorer/webbuild/", "scorer/ratings/",
                "scorer/store/database/", "scorer/store/pg_", "scorer/rights/pg_",
                "scorer/events/pg_", "scorer/groups/")
 """Server and build code: never imported in the browser (the import contracts in

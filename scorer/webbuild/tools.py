@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from scorer.disk_cache import digest_of
+from scorer.machine.disk_cache import digest_of
 from scorer.webbuild.build_cache import BuildCache, file_digest
 from scorer.webbuild.progress import Progress, run_watched
 

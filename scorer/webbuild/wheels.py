@@ -167,6 +167,6 @@ def _pip() -> list[str]:
 
 def default_cache_dir() -> Path:
     """wheels/ of the user cache folder (~/.cache/tarabish, or $TARABISH_CACHE)."""
-    from scorer.paths import user_cache_dir
+    from scorer.machine.paths import user_cache_dir
 
     return user_cache_dir() / "wheels" / PLATFORM

@@ -17,8 +17,8 @@ from rules.history import Edited
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
 from scorer.app.views.record_hand import RecordHand, record_hand_view
-from scorer.conflicts import Clash, DraftPlace, assess
-from scorer.draft import HandDraft
+from scorer.recording.conflicts import Clash, DraftPlace, assess
+from scorer.recording.draft import HandDraft
 from scorer.store import GameStore
 
 GAME: dict[str, Any] = {"format": "tarabish-game/1", "players": ["Ann", "Bob", "Cid", "Dee"],

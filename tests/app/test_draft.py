@@ -9,7 +9,7 @@ from rules.game import Game
 from rules.hands import MisplayHand, PassedHand, PlayedHand, ThrownHand
 from rules.house_rules import HouseRules
 from rules.replay import replay
-from scorer.draft import (
+from scorer.recording.draft import (
     DraftIncomplete,
     Ending,
     HandDraft,

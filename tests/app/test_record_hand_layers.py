@@ -11,7 +11,7 @@ import flet as ft
 from scorer.app.game_view_model import GameModel
 from scorer.app.views.record_hand import RecordHand
 from scorer.app.widgets import own_layer
-from scorer.conflicts import DraftPlace
+from scorer.recording.conflicts import DraftPlace
 from scorer.store import GameStore
 from tests.app.test_conflicts import GAME, phone
 

@@ -32,7 +32,7 @@ import pytest
 
 from rules.plain_text import is_unsafe
 from scorer.cli import main
-from scorer.terminal_text import MAX_LINE
+from scorer.text.terminal import MAX_LINE
 
 CASES = int(os.environ.get("TARABISH_FUZZ_CASES", "2500"))
 SEED = int(os.environ.get("TARABISH_FUZZ_SEED", "20261122"))

@@ -19,7 +19,7 @@ import pytest
 
 from rules.game_json import MAX_GAME_FILE_BYTES
 from scorer.cli import main
-from scorer.terminal_text import MAX_LINE
+from scorer.text.terminal import MAX_LINE
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID: dict[str, Any] = {

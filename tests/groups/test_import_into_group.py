@@ -16,7 +16,7 @@ from ratings_docs import game_doc
 from scorer.app import store_access
 from scorer.cli import main
 from scorer.groups.folder import FolderGroups
-from scorer.local_import import IMPORT_PATH, KEY_HEADER
+from scorer.handoff.local_import import IMPORT_PATH, KEY_HEADER
 from scorer.store import GameStore
 from tests.import_server import KEY, server_taking_imports
 

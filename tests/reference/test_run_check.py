@@ -9,7 +9,7 @@ from rules.house_rules import HouseRules
 from rules.names import TableNames
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
-from scorer.draft import HandDraft
+from scorer.recording.draft import HandDraft
 from scorer.reference.hand_link import HandLink, link_from_query, rules_route
 from scorer.reference.run_check import bella_line, check_table, headline
 from scorer.store.game_store import GameStore

@@ -22,7 +22,7 @@ from store_docs import game_doc
 
 from scorer.cli import main
 from scorer.commands import common as commands_common
-from scorer.local_import import IMPORT_PATH, KEY_HEADER
+from scorer.handoff.local_import import IMPORT_PATH, KEY_HEADER
 from scorer.rights import TableCodes
 from scorer.store import GameStore
 from scorer.store.folder_lock import LOCK_FILE, FolderBusy

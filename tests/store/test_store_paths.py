@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.paths import resolve_data_dir
+from scorer.machine.paths import resolve_data_dir
 
 HOME = {"HOME": "/home/ann"}
 

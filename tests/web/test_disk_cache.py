@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from scorer.disk_cache import LEDGER, STALE_TMP_S, CacheKeyError, DiskCache, digest_of
-from scorer.paths import user_cache_dir
+from scorer.machine.disk_cache import LEDGER, STALE_TMP_S, CacheKeyError, DiskCache, digest_of
+from scorer.machine.paths import user_cache_dir
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -96,7 +96,7 @@ def test_keys_are_plain_file_names(tmp_path: Path) -> None:
 WRITER = """
 import sys
 from pathlib import Path
-from scorer.disk_cache import DiskCache
+from scorer.machine.disk_cache import DiskCache
 cache = DiskCache(Path(sys.argv[1]), max_bytes=1 << 30)
 me = int(sys.argv[2])
 for n in range(300):
@@ -130,7 +130,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from scorer.disk_cache import DiskCache
+from scorer.machine.disk_cache import DiskCache
 folder, me, go = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
 while not go.exists():
     time.sleep(0.005)

@@ -18,7 +18,7 @@ import uvicorn
 from test_compression_bounds import BIG, SpaStaticFiles, fetch_all, raw_get, wait_idle
 
 from scorer import server
-from scorer.disk_cache import DiskCache
+from scorer.machine.disk_cache import DiskCache
 from scorer.web.compression import (
     BEST_LEVEL,
     FAST_LEVEL,

@@ -19,7 +19,7 @@ from scorer.app.widgets import (
     notice,
     section,
 )
-from scorer.draft import Ending
+from scorer.recording.draft import Ending
 from scorer.reference.hand_link import HandLink, link_from_query
 from scorer.reference.session import session_state
 

@@ -1,7 +1,7 @@
 """Two phones recorded the same hand: both versions side by side, and the player chooses.
 
 Drawn in place of Record hand when the game changed in this hand's own place
-since the player began (`scorer.conflicts.assess`). Every choice is made on the
+since the player began (`scorer.recording.conflicts.assess`). Every choice is made on the
 revision shown here; if the game moves again first, this screen is drawn anew.
 """
 
@@ -18,7 +18,7 @@ from scorer.app.game_view_model import GameModel
 from scorer.app.theme import RADIUS
 from scorer.app.views.common import app_bar, screen
 from scorer.app.widgets import big_button, notice
-from scorer.conflicts import (
+from scorer.recording.conflicts import (
     Clash,
     DraftPlace,
     Situation,
@@ -26,9 +26,9 @@ from scorer.conflicts import (
     scores_line,
     what_differs,
 )
-from scorer.draft import HandDraft
+from scorer.recording.draft import HandDraft
 from scorer.store.errors import StaleRevision, StoreError
-from scorer.trail_text import local_time
+from scorer.text.trail import local_time
 
 COLUMN_HEADS = ("Theirs · saved", "Yours · not saved")
 # The choices in the player's own words (the README quotes them).

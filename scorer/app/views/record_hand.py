@@ -37,8 +37,8 @@ from scorer.app.widgets import (
     toggle,
     toggle_style,
 )
-from scorer.conflicts import Clash, DraftPlace, assess
-from scorer.draft import (
+from scorer.recording.conflicts import Clash, DraftPlace, assess
+from scorer.recording.draft import (
     CallerOption,
     Ending,
     HandDraft,
@@ -49,7 +49,7 @@ from scorer.draft import (
 )
 from scorer.reference.sections import title_of
 from scorer.store.errors import StaleRevision, StoreError
-from scorer.trail_text import change_text
+from scorer.text.trail import change_text
 
 PREVIEW_HEIGHT = 100
 SMALL_SCREEN = 700

@@ -11,7 +11,7 @@ from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import RADIUS
 from scorer.store.errors import StoreError
-from scorer.trail_text import hand_line, local_time
+from scorer.text.trail import hand_line, local_time
 
 
 def history_lines(model: GameModel, trail: tuple[HandEntry, ...]) -> list[str]:

@@ -23,7 +23,7 @@ from rules.hands import Hand
 from rules.names import TableNames
 from rules.outcome_words import outcome_word
 from rules.replay import preview
-from scorer.draft import DraftIncomplete, Ending, HandDraft
+from scorer.recording.draft import DraftIncomplete, Ending, HandDraft
 
 
 class DraftPlace(BaseModel):
