@@ -9,6 +9,7 @@ from urllib.parse import quote, urlencode
 import flet as ft
 
 from scorer.app.context import AppContext
+from scorer.app.game_sight import visible_groups
 from scorer.app.group_access import get_groups
 from scorer.app.ratings_access import ALL_GAMES, SEASONS, community, rated_folder
 from scorer.app.theme import RADIUS
@@ -163,7 +164,7 @@ def leaderboard_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
         return _own_kind(no_group_view(ctx, route))
     gid = None if group is None else group.id
     bar = app_bar(ctx, "Leaderboard", back_to="/")
-    groups = get_groups(ctx.store).list_groups()
+    groups = visible_groups(ctx.store, ctx.actions.rights, ctx.actions.device)
     body: list[ft.Control] = []
     if groups:
         body.append(groups_row(ctx, groups, gid, season))
