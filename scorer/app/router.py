@@ -175,9 +175,8 @@ class Router:
         parts = urlsplit(route or "/")
         path = _path(route)
         query = {k: v[0] for k, v in parse_qs(parts.query).items()}
-        actions = self.ctx.actions
         for key in GAME_QUERY:  # a game named in the query is read only if this phone sees it
-            if key in query and not actions.sees(query[key]):
+            if key in query and not self.ctx.actions.sees(query[key]):
                 del query[key]
         for pattern, build in self.routes:
             match = pattern.match(path)
@@ -185,7 +184,7 @@ class Router:
                 groups = match.groupdict()
                 if "gid" in groups:
                     try:  # a game's own address: where games are private, now it sees it
-                        actions.open_game(groups["gid"])
+                        self.ctx.actions.open_game(groups["gid"])
                     except TooManyTries as exc:
                         return message_view(self.ctx, route, "Wait a moment", str(exc))
                 return build(self.ctx, groups, query)
