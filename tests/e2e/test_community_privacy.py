@@ -1,8 +1,9 @@
 """A table's games are the table's on a community (issue 38 §3): two phones on two
 `tarabish --database` processes of one database. A stranger's Past games and
-Statistics show nothing of the home's game (and say why the list is short); the
+Statistics show nothing of the home's game (Past games and Groups say why their lists
+are short); the
 home's phone lists it; once the stranger opens the game's own address (Share), it
-is listed there too. Screenshots: community-own-games-*."""
+is listed there too. Screenshots: community-own-games-*, community-own-groups-*."""
 
 from __future__ import annotations
 
@@ -45,6 +46,10 @@ def test_a_strangers_past_games_show_no_other_homes_game(
     open_app(stranger, f"{two.url}stats", first_text="Statistics")
     expect(stranger.get_by_text("No games in this period yet.")).to_be_visible()
     expect(stranger.get_by_text("Ada", exact=True)).to_have_count(0)
+
+    open_app(stranger, f"{two.url}groups", first_text="Groups")
+    expect(stranger.get_by_text(re.compile(r"^This phone keeps no group yet"))).to_be_visible()
+    shoot_every_way(stranger, "community-own-groups", screenshot, color_scheme)
 
     # Given the game's address (Share), the stranger watches it and then lists it.
     open_app(stranger, f"{two.url}game/{game}", first_text=WATCHING)

@@ -155,6 +155,12 @@ def board_row(ctx: AppContext, rank: int, row: BoardRow, season: str,
     )
 
 
+NO_GROUP_OF_THIS_PHONE = ("This phone keeps no group. A group's leaderboard opens from "
+                          "the address its keeper shares; a new group is made on Groups.")
+"""A community lists only the groups a phone keeps (SECURITY.md, "A server on the
+internet")."""
+
+
 def leaderboard_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
     season = season_of(query)
     route = "/ratings"
@@ -171,7 +177,7 @@ def leaderboard_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
     if group is None and community(ctx.store):
         # Ann at one table is not Ann at another: a community's ratings are per group.
         body.insert(0, ft.Text("Pick a group to see its leaderboard." if groups else
-                               "No group yet. A group's keeper makes one on Groups.", size=17))
+                               NO_GROUP_OF_THIS_PHONE, size=17))
         body.append(groups_button(ctx))
         view = screen(route, bar, body)
     else:
