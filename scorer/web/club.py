@@ -176,6 +176,8 @@ def add_club_routes(app: FastAPI, service: Callable[[], EventService],
 
     @app.get("/board/{event_id}", include_in_schema=False)
     async def board(event_id: str, request: Request) -> Response:
+        if (refused := await _braked(service, request)) is not None:
+            return refused
         if not await _exists(service, event_id, request):
             return HTMLResponse(_plain_page("No such club night",
                                             "There is no club night at this address."), 404)
@@ -184,6 +186,8 @@ def add_club_routes(app: FastAPI, service: Callable[[], EventService],
 
     @app.get("/board/{event_id}/state", include_in_schema=False)
     async def board_state(event_id: str, request: Request, after: str = "") -> Response:
+        if (refused := await _braked(service, request)) is not None:
+            return refused
         if not await _exists(service, event_id, request):
             return JSONResponse({"error": "There is no such club night."}, 404)
         address = request.client.host if request.client else "unknown"
@@ -205,6 +209,8 @@ def add_club_routes(app: FastAPI, service: Callable[[], EventService],
 
     @app.get("/event/{event_id}/cards", include_in_schema=False)
     async def cards(event_id: str, request: Request, ticket: str = "") -> Response:
+        if (refused := await _braked(service, request)) is not None:
+            return refused
         if not await _exists(service, event_id, request):
             return HTMLResponse(_plain_page("No such club night",
                                             "There is no club night at this address."), 404)
@@ -256,13 +262,16 @@ async def _wait_while_there(hub: BoardHub, request: Request, event_id: str, tag:
     return False
 
 
+async def _braked(service: Callable[[], EventService], request: Request) -> Response | None:
+    """429 for an address that guessed too many club nights' addresses (a community)."""
+    return await asyncio.to_thread(braked, service().games, request)
+
+
 async def _exists(service: Callable[[], EventService], event_id: str,
                   request: Request) -> bool:
     """Whether the club night exists; on a community an address that names none counts
-    as a guess (`scorer.web.guesses`), and past the brake nothing is looked up."""
+    as a guess (`scorer.web.guesses`)."""
     events = service()
-    if await asyncio.to_thread(braked, events.games, request) is not None:
-        return False
     try:
         if not _ID_RE.match(event_id):
             raise StoreError("no such club night")
