@@ -178,6 +178,19 @@ class EventService:
         event_id = self._owner.get(game_id)
         return event_id is not None and self.codes.holds(event_id, device)
 
+    def organised_games(self, device: str | None) -> set[str]:
+        """Every game of the events this phone organises (their tables' games, earlier
+        ones of a table included): one read of the phone's events."""
+        held = self.codes.held_by(device)
+        if not held:
+            return set()
+        with self._lock:
+            return {game for game, event in self._owner.items() if event in held}
+
+    def organised_events(self, device: str | None) -> set[str]:
+        """The events whose organiser code this phone holds."""
+        return self.codes.held_by(device)
+
     # -- changing ----------------------------------------------------------------------------
 
     def create(self, spec: EventSpec, device: str | None = None) -> tuple[StoredEvent, str]:

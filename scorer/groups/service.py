@@ -184,6 +184,10 @@ class Groups(ABC):
         kept = self._kept_ids(device_key(token))
         return [g for g in self.list_groups() if g.id in kept]
 
+    def kept_games(self, token: str | None) -> set[str]:
+        """The games of every group this phone keeps (a community's sight of a phone)."""
+        return {game for group in self.kept_by(token) for game in group.games}
+
     def enter_code(self, group_id: str, token: str, address: str, code: str) -> None:
         """The phone becomes a keeper if `code` is the group's; WrongCode (or
         TooManyTries, with the wait) if not. Braked before the code is compared."""

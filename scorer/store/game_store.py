@@ -35,7 +35,7 @@ import os
 import re
 import secrets
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -134,6 +134,18 @@ class GameStore:
         with self._lock:
             self._refresh()
             rows = [row.summary for row in self._index.rows.values()]
+        rows.sort(key=lambda s: (s.updated, s.id), reverse=True)
+        return rows
+
+    def list_games_in(self, game_ids: Collection[str]) -> list[GameSummary]:
+        """The games among `game_ids` (those that exist), newest activity first: what
+        one phone may see on a community (`scorer.app.game_sight`)."""
+        wanted = set(game_ids)
+        if not wanted:
+            return []
+        with self._lock:
+            self._refresh()
+            rows = [row.summary for gid, row in self._index.rows.items() if gid in wanted]
         rows.sort(key=lambda s: (s.updated, s.id), reverse=True)
         return rows
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -89,12 +89,16 @@ class PgGameStore:
     def list_games(self) -> list[GameSummary]:
         """Every game, newest activity first. Rows summed up by other rules (or
         never) are scored again and their cache written back."""
+        # A row's record (every hand) is read only where its list row cannot serve.
+        return self._listed("SELECT id, CASE WHEN summary_rules = %s AND summary IS NOT NULL"
+                            " THEN NULL ELSE record END, summary, summary_rules FROM games",
+                            (self._rules,))
+
+    def _listed(self, query: str, params: tuple[Any, ...]) -> list[GameSummary]:
+        """The list rows `query` picks (id, record or NULL, summary, its rules), newest
+        activity first; rows of other rules scored again and written back."""
         with self.db.connection() as conn:
-            # A row's record (every hand) is read only where its list row cannot serve.
-            rows = conn.execute(
-                "SELECT id, CASE WHEN summary_rules = %s AND summary IS NOT NULL"
-                " THEN NULL ELSE record END, summary, summary_rules FROM games",
-                (self._rules,)).fetchall()
+            rows = conn.execute(query, params).fetchall()
         summaries: list[GameSummary] = []
         stale: list[tuple[str, GameSummary]] = []
         for game_id, raw, summary, rules in rows:
@@ -108,6 +112,17 @@ class PgGameStore:
             self._cache_summaries(stale)
         summaries.sort(key=lambda s: (s.updated, s.id), reverse=True)
         return summaries
+
+    def list_games_in(self, game_ids: Collection[str]) -> list[GameSummary]:
+        """The games among `game_ids` (those that exist), newest activity first: what
+        one phone may see (`scorer.app.game_sight`). One query by primary key: only
+        these rows are read, however many games the community keeps."""
+        wanted = sorted({g for g in game_ids if isinstance(g, str) and len(g) == 8})
+        if not wanted:
+            return []
+        return self._listed("SELECT id, CASE WHEN summary_rules = %s AND summary IS NOT NULL"
+                            " THEN NULL ELSE record END, summary, summary_rules FROM games"
+                            " WHERE id = ANY(%s)", (self._rules, wanted))
 
     def next_game(self, game_id: str) -> str | None:
         """The game started from this one with Play again, or None."""

@@ -79,3 +79,24 @@ def test_a_community_tv_needs_a_group(pg_url: str, tmp_path: Path) -> None:
         assert state["group"] == "Legion" and len(state["players"]) == 4
     finally:
         db.close()
+
+
+def test_guessed_group_addresses_are_braked_where_games_are_private(
+        folder: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A community (games private, issue 38): a group's board is public to whoever has
+    its address, but addresses that name no group count against the connection's
+    address, as a game's do; on a laptop nothing is counted."""
+    from scorer.rights.service import GAME_ADDRESS_FREE_TRIES
+
+    group, _ = get_groups(folder).create("Friday bish")
+    client = _client(folder)
+    for n in range(GAME_ADDRESS_FREE_TRIES + 2):  # a laptop: never braked
+        assert client.get(f"/leaderboard/state?group={n:08x}").status_code == 404
+    assert client.get(f"/leaderboard?group={group.id}").status_code == 200
+    monkeypatch.setattr("scorer.app.CONFIG.private_games", True)
+    for n in range(GAME_ADDRESS_FREE_TRIES):
+        assert client.get(f"/leaderboard?group={n + 100:08x}").status_code == 404
+    refused = client.get(f"/leaderboard/state?group={group.id}")
+    assert refused.status_code == 429 and "Too many addresses" in refused.text
+    assert int(refused.headers["Retry-After"]) > 0
+    assert client.get(f"/leaderboard?group={group.id}").status_code == 429

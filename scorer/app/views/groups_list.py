@@ -19,6 +19,10 @@ ROUTE = "/groups"
 INTRO = ("A group keeps one table's games together: its own leaderboard, "
          "player pages and fair teams.")
 
+NONE_KEPT = ("This phone keeps no group yet. Another group opens from the address its "
+             "keeper shares.")
+"""A community lists a phone's own groups only (SECURITY.md, "A server on the internet")."""
+
 
 def group_actions(ctx: AppContext) -> GroupActions:
     return GroupActions(ctx.actions, ctx.address)
@@ -110,6 +114,8 @@ def groups_view(ctx: AppContext) -> ft.View:
         listed.append(ft.Text("Groups", size=15, weight=ft.FontWeight.BOLD,
                               color=ft.Colors.PRIMARY))
         listed.extend(group_button(ctx, g) for g in groups)
+    elif on_community(ctx):  # only the phone's own are listed there (issue 38)
+        listed.append(ft.Text(NONE_KEPT, size=17))
     else:
         listed.append(ft.Text("No groups yet.", size=17))
     listed_part = ft.Column(listed, spacing=16)
