@@ -40,7 +40,7 @@ from scorer.app import CONFIG, FONTS
 from scorer.events.service import EventService
 from scorer.handoff.local_import import IMPORT_PATH, handle_import
 from scorer.machine.paths import resolve_data_dir
-from scorer.rights import TableRights, get_rights
+from scorer.rights import RightsPort, get_rights
 from scorer.rights.service import HOST_CODE_DIGITS
 from scorer.store import folder_lock
 from scorer.store.errors import StoreError
@@ -262,7 +262,7 @@ def add_club_night(app: FastAPI) -> BoardHub:
     return hub
 
 
-def server_rights() -> TableRights:
+def server_rights() -> RightsPort:
     assert CONFIG.data_dir is not None
     return get_rights(CONFIG.data_dir)
 
@@ -705,7 +705,6 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
     for `tarabish import` (it writes to the database itself). The schema is brought
     up to date first; a newer one, or a database that cannot be reached, is one
     line on stderr and exit 1. `data_dir` keeps only this machine's caches."""
-    from scorer.rights import use_database
     from scorer.store.database import Database, DatabaseUnavailable, SchemaTooNew, ensure_schema
     from scorer.store.database.connect import operator_detail, shown_url
     from scorer.store.database.feed import with_writer, writer_name
@@ -727,13 +726,12 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
     writer = writer_name("server")
     db = Database(with_writer(url, writer))
     CONFIG.database = db
-    use_database(db)
+    from scorer.app.store_access import get_backends, use_backends
+
     try:
         compressed = CompressedCache(disk=page_file_cache(), quiet_s=QUIET_S)
         app = build_app(data_dir, compressed, site)
-        from scorer.app.store_access import get_store
-
-        get_store()
+        get_backends()  # the community's games, rights, club nights and groups, at once
         _print_addresses(host, port, site)
         print(f"Games are kept in the community's database {shown_url(url)}", flush=True)
         print("  The host code is the operator's admin code (tarabish admin-code).",
@@ -744,6 +742,6 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
                     DatabaseFeed(db, writer, hub.changed_all), trusted)
     finally:
         sock.close()
-        use_database(None)
+        use_backends(None)
         CONFIG.database = None
         db.close()
