@@ -63,10 +63,10 @@ from scorer.web.crash_notice import CrashNoticeMiddleware
 from scorer.web.flet_names import app_sources, flet_names, resolve_flet_names
 from scorer.web.leaderboard import add_leaderboard_routes
 from scorer.web.live_feed import DatabaseFeed, InProcessFeed, LiveFeed
-from scorer.web.page_script import PageScriptApp
+from scorer.web.page_script import PAGE_SCRIPT, PageScripts
 from scorer.web.phone_site import PREFIX as PHONE_SITE_PREFIX
 from scorer.web.phone_site import NoPhoneSite, PhoneSite, add_phone_site
-from scorer.web.reconnect import ReconnectScriptMiddleware, add_reconnect_routes
+from scorer.web.reconnect import PAGE_TAG, add_reconnect_routes
 from scorer.web.send import SEND_PATH, handle_send
 from scorer.web.sessions import LIMITS, ServerSessions, SessionGuard
 
@@ -146,10 +146,13 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
         logger.warning("assets folder not found: %s (suit symbols may not draw)", ASSETS_DIR)
 
     app: FastAPI = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
-    # A page that loses the server says so and comes back as soon as it answers
-    # (scorer.web.reconnect). Added first, so innermost: the compression added
-    # next, around it, compresses the page with its script tag in it.
-    app.add_middleware(ReconnectScriptMiddleware, skip=(PHONE_SITE_PREFIX,))
+    # Every page's scripts: it asks no other host (scorer.web.page_script), and a page
+    # that loses the server says so and comes back as soon as it answers
+    # (scorer.web.reconnect). The phone-alone site has its own index.html. Added
+    # first, so innermost: the compression added next, around it, compresses the
+    # page with its scripts in it.
+    app.add_middleware(PageScripts, scripts=(PAGE_SCRIPT.encode(), PAGE_TAG),
+                       skip=(PHONE_SITE_PREFIX,))
     # Compressed page files, compressed once, revalidated with ETags (see
     # scorer.web.compression). Outermost, so it sees every response.
     app.add_middleware(CompressionMiddleware, cache=compressed or compression_cache)
@@ -222,8 +225,8 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     # a CDN, /openapi.json lists the routes): nothing a guest needs.
     page_app.router.routes = [r for r in page_app.router.routes
                               if getattr(r, "path", None) not in API_PAGES]
-    # Its index.html gets our script: the page asks no other host (scorer.web.page_script).
-    app.mount("/", PageScriptApp(page_app))
+    # Its index.html gets our scripts on its way out (PageScripts, above).
+    app.mount("/", page_app)
     return app
 
 
