@@ -33,13 +33,13 @@ from scorer.app.phone_prefs import (
     PhonePrefs,
     read_prefs,
 )
-from scorer.rights import NotAllowed, TableRights, get_rights
+from scorer.rights import NotAllowed, RightsPort, get_rights
 from scorer.rights.limiter import TooManyTries
 from scorer.rights.owner import PHONE_DEVICE, OwnerRights
 from scorer.sharing import game_url, share_bases
 from scorer.store.errors import GameDamaged, GameNotFound, NextGameExists, NotSaved, StoreError
-from scorer.store.game_store import GameStore
 from scorer.store.models import GameSummary, StoredGame
+from scorer.store.ports import GamesPort
 
 if TYPE_CHECKING:
     from scorer.app.game_view_model import GameModel
@@ -99,7 +99,7 @@ class TableSession(Protocol):
     def page(self) -> ft.Page: ...
 
     @property
-    def store(self) -> GameStore: ...
+    def store(self) -> GamesPort: ...
 
     @property
     def address(self) -> str: ...
@@ -291,7 +291,7 @@ class TableActions:
         return self.device is not None and (self.read_ok or self.given_up or CONFIG.alone)
 
     @property
-    def rights(self) -> TableRights:
+    def rights(self) -> RightsPort:
         if CONFIG.alone:
             return OwnerRights()
         return get_rights(self.ctx.store.data_dir)

@@ -22,16 +22,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from scorer.app import CONFIG
-from scorer.rights import TableRights
-from scorer.store.game_store import GameStore
+from scorer.rights import RightsPort
 from scorer.store.models import GameSummary
+from scorer.store.ports import GamesPort
 
 if TYPE_CHECKING:  # groups are a server's: the phone-alone site leaves them out
     from scorer.groups.model import Group
-    from scorer.groups.service import Groups
+    from scorer.groups.ports import GroupsPort
 
 
-def games_private(store: GameStore) -> bool:
+def games_private(store: GamesPort) -> bool:
     """Whether each phone sees only its own games: on a community's server (its
     database), unless `CONFIG.private_games` says otherwise. A laptop's table server
     and a phone alone show every game to every phone, as a kitchen table does."""
@@ -60,7 +60,7 @@ EVERYTHING = Sight(everything=True)
 NOTHING = Sight(everything=False)
 
 
-def sight_of(store: GameStore, rights: TableRights, device: str | None) -> Sight:
+def sight_of(store: GamesPort, rights: RightsPort, device: str | None) -> Sight:
     """What the phone with this device token may see (None: not known yet, nothing on
     a community). A few reads, one per kind of right; no game is read."""
     if not games_private(store):
@@ -75,7 +75,7 @@ def sight_of(store: GameStore, rights: TableRights, device: str | None) -> Sight
     return Sight(everything=False, games=frozenset(games))
 
 
-def sees_game(store: GameStore, rights: TableRights, device: str | None,
+def sees_game(store: GamesPort, rights: RightsPort, device: str | None,
               game_id: str) -> bool:
     """Whether the phone may see one game: the cheap rights asked first (a sheet
     asks at every redraw), the groups and club nights last."""
@@ -89,7 +89,7 @@ def sees_game(store: GameStore, rights: TableRights, device: str | None,
             or game_id in _organised(store, device))
 
 
-def visible_games(store: GameStore, sight: Sight) -> list[GameSummary]:
+def visible_games(store: GamesPort, sight: Sight) -> list[GameSummary]:
     """The games `sight` allows, newest activity first: on a community only those rows
     are read (`list_games_in`)."""
     if sight.everything:
@@ -97,7 +97,7 @@ def visible_games(store: GameStore, sight: Sight) -> list[GameSummary]:
     return store.list_games_in(sight.games)
 
 
-def visible_groups(store: GameStore, rights: TableRights, device: str | None) -> list[Group]:
+def visible_groups(store: GamesPort, rights: RightsPort, device: str | None) -> list[Group]:
     """The groups a phone is shown in lists (Groups, the leaderboard's picker): every
     group on a laptop and to the host; on a community only those it keeps (another
     group is opened by its own address, `/group/<id>`, as its keeper shares it)."""
@@ -107,7 +107,7 @@ def visible_groups(store: GameStore, rights: TableRights, device: str | None) ->
     return groups.kept_by(device)
 
 
-def _groups(store: GameStore) -> Groups:
+def _groups(store: GamesPort) -> GroupsPort:
     # Imported here: never on a phone alone, whose site has no groups (its games are
     # all its own, `games_private` is False there).
     from scorer.app.group_access import get_groups
@@ -115,7 +115,7 @@ def _groups(store: GameStore) -> Groups:
     return get_groups(store)
 
 
-def _organised(store: GameStore, device: str) -> set[str]:
+def _organised(store: GamesPort, device: str) -> set[str]:
     from scorer.app.event_access import get_events
 
     return get_events(store).organised_games(device)

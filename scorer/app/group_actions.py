@@ -1,5 +1,5 @@
 """Every change a phone makes to a group goes through here, after the server checks
-that this phone keeps the group (`Groups.must_keep`, at the moment of the change).
+that this phone keeps the group (`GroupsPort.must_keep`, at the moment of the change).
 Looking is open to anyone with the group's address. Values and errors only; the
 screens draw them.
 """
@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any, Final
 from scorer.app.actions import TableActions
 from scorer.app.game_sight import visible_groups
 from scorer.app.group_access import get_groups
+from scorer.backends import backends_of
 from scorer.groups.model import BadGroup, Group, check_id
-from scorer.groups.service import Groups
+from scorer.groups.ports import GroupsPort
 from scorer.rights.limiter import RateWindow
 from scorer.store.errors import StoreError
 from scorer.store.models import GameSummary, StoredGame
@@ -61,7 +62,7 @@ class GroupActions:
         self.address = address
 
     @property
-    def groups(self) -> Groups:
+    def groups(self) -> GroupsPort:
         return get_groups(self.actions.ctx.store)
 
     def _known(self) -> str:
@@ -141,7 +142,7 @@ class GroupActions:
     def _new_groups(self) -> RateWindow | PgRateWindow:
         """The count of new groups per address: in the community's database, which its
         processes share (each process's own count let an address make five in each)."""
-        db = getattr(self.actions.ctx.store, "db", None)
+        db = backends_of(self.actions.ctx.store).database
         if db is None:
             return _new_groups
         from scorer.rights.pg_limiter import PgRateWindow  # psycopg: a community's only

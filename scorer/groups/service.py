@@ -32,6 +32,7 @@ from scorer.groups.model import (
     new_code,
     with_members,
 )
+from scorer.groups.ports import GroupsPort
 from scorer.rights.limiter import Backoff, TooManyTries, WrongCode
 
 if TYPE_CHECKING:  # psycopg only where a community's database is used
@@ -42,8 +43,9 @@ GROUP_FREE_TRIES = 10
 WAIT_CAP_S = 15 * 60.0
 
 
-class Groups(ABC):
-    """Every group of one data folder or one community."""
+class Groups(GroupsPort, ABC):
+    """Every group of one data folder or one community: the rules both adapters of the
+    groups port share (`FolderGroups`, `PgGroups` give the primitives)."""
 
     def __init__(self, backoff: Backoff | PgBackoff | None = None,
                  group_backoff: Backoff | PgBackoff | None = None) -> None:

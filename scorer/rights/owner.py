@@ -54,6 +54,9 @@ class OwnerRights(TableRights):
     def forget(self, game_id: str) -> None:
         return None
 
+    def new_game_wait(self, address: str) -> float:
+        return 0.0
+
     def check_new_game(self, address: str) -> None:
         return None  # one phone: no stranger to slow down
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from scorer.rights.codes import NotAllowed, TableCodes
 from scorer.rights.limiter import Backoff, RateWindow, TooManyTries, WrongCode
 from scorer.rights.phones import PhoneNames
+from scorer.rights.ports import RightsPort
 from scorer.store.errors import StoreError
 
 if TYPE_CHECKING:  # the PostgreSQL classes are a server's: the phone-alone app has none
@@ -49,9 +50,9 @@ class TooManyGames(StoreError):
                          f"wait {minutes} min before starting another one.")
 
 
-class TableRights:
+class TableRights(RightsPort):
     """Edit rights of every game in one data folder, or of a community's database
-    (`on_database`)."""
+    (`on_database`): the rights port's adapter for both."""
 
     community = False
     """True on a community's database: the host code is the operator's admin code."""
@@ -189,9 +190,13 @@ class TableRights:
         """A deleted game: its code and the phones that held it go too."""
         self.codes.forget(game_id)
 
+    def new_game_wait(self, address: str) -> float:
+        """Seconds before `address` may start another game (0: at once)."""
+        return self.new_games.wait_left(address)
+
     def check_new_game(self, address: str) -> None:
         """Refuse (TooManyGames) if `address` started GAMES_PER_HOUR games this hour."""
-        wait = self.new_games.wait_left(address)
+        wait = self.new_game_wait(address)
         if wait > 0:
             raise TooManyGames(wait)
 

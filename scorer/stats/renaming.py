@@ -15,7 +15,8 @@ from pydantic import ValidationError
 from rules.game import MAX_NAME_LENGTH, Game
 from rules.messages import explain
 from rules.stats import player_key
-from scorer.store import GameNotFound, GameStore, InvalidGame, StaleRevision
+from scorer.store import GameNotFound, InvalidGame, StaleRevision
+from scorer.store.ports import GamesPort
 
 MAX_TRIES = 3  # per game, when another phone keeps saving it
 NOT_YOURS = "this phone does not have the game's table code"
@@ -34,7 +35,7 @@ class RenameResult:
 
 
 def rename_player(
-    store: GameStore, old: str, new: str, allowed: Callable[[str], bool] | None = None,
+    store: GamesPort, old: str, new: str, allowed: Callable[[str], bool] | None = None,
     by: str | None = None, among: Collection[str] | None = None,
 ) -> RenameResult:
     """Call the player `old` (any spelling) `new` in every game they sat in.
@@ -81,7 +82,7 @@ def _check_name(name: str) -> None:
         raise RenameError(f"'{name}' cannot be a player's name: {explain(e)}") from e
 
 
-def _rename_in_game(store: GameStore, game_id: str, key: str, new_name: str,
+def _rename_in_game(store: GamesPort, game_id: str, key: str, new_name: str,
                     by: str | None = None) -> str | None:
     """None once renamed; "" if there was nothing to change; else why it was not."""
     for _ in range(MAX_TRIES):

@@ -61,6 +61,7 @@ from scorer.store.errors import (
 )
 from scorer.store.index import GameIndex, Signature, file_signature
 from scorer.store.models import GameSummary, StoredGame
+from scorer.store.ports import GamesPort
 from scorer.store.records import (
     ORIGIN,
     changes_since,
@@ -78,8 +79,9 @@ logger = logging.getLogger(__name__)
 
 _ID_RE = re.compile(r"^[0-9a-f]{8}$")
 
-class GameStore:
-    """All saved games in `data_dir`. See the module docstring for the layout."""
+class GameStore(GamesPort):
+    """All saved games in `data_dir` (the games port's folder adapter). See the module
+    docstring for the layout."""
 
     def __init__(self, data_dir: Path, *, read_only: bool = False,
                  on_problem: Callable[[str], None] | None = None) -> None:

@@ -42,6 +42,7 @@ from scorer.store.errors import (
     StoreError,
 )
 from scorer.store.models import GameSummary, StoredGame
+from scorer.store.ports import GamesPort
 from scorer.store.records import (
     ORIGIN,
     changes_since,
@@ -58,14 +59,18 @@ logger = logging.getLogger(__name__)
 
 
 
-class PgGameStore:
-    """Every game of a community, in `db`. See the module docstring."""
+class PgGameStore(GamesPort):
+    """Every game of a community, in `db` (the games port's PostgreSQL adapter). See
+    the module docstring."""
 
     def __init__(self, db: Database, *, data_dir: Path, read_only: bool = False,
-                 on_problem: Callable[[str], None] | None = None) -> None:
+                 on_problem: Callable[[str], None] | None = None,
+                 on_close: Callable[[], None] | None = None) -> None:
         """`data_dir`: a folder of this machine where what may be kept beside the
-        database lives (caches, e.g. the statistics' facts); no game is kept there."""
+        database lives (caches, e.g. the statistics' facts); no game is kept there.
+        `on_close`: called once when the store is closed (a command's closes its pool)."""
         self.db = db
+        self._on_close = on_close
         self.data_dir = Path(data_dir)
         self.read_only = read_only
         self.problems: list[str] = []
@@ -258,6 +263,9 @@ class PgGameStore:
 
     def close(self) -> None:
         """Nothing to write: every change is in the database when its call returns."""
+        on_close, self._on_close = self._on_close, None
+        if on_close is not None:
+            on_close()
 
     def __enter__(self) -> PgGameStore:
         return self

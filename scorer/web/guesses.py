@@ -16,7 +16,7 @@ from starlette.responses import HTMLResponse
 
 from scorer.app.game_sight import games_private
 from scorer.rights import get_rights
-from scorer.store import GameStore
+from scorer.store.ports import GamesPort
 
 GUESSING = ("Too many addresses that name nothing were opened from here: try again in "
             "{seconds} s.")
@@ -27,7 +27,7 @@ def _address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def braked(store: GameStore, request: Request) -> Response | None:
+def braked(store: GamesPort, request: Request) -> Response | None:
     """A 429 for an address that guessed too much lately; None: answer as usual."""
     if not games_private(store):
         return None
@@ -39,7 +39,7 @@ def braked(store: GameStore, request: Request) -> Response | None:
                         headers={"Retry-After": str(seconds), "Cache-Control": "no-store"})
 
 
-def missed(store: GameStore, request: Request) -> None:
+def missed(store: GamesPort, request: Request) -> None:
     """The address named nothing: one guess more for the connection's address."""
     if games_private(store):
         get_rights(store.data_dir).missed_game_address(_address(request))

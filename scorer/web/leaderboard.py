@@ -18,7 +18,7 @@ from scorer.groups import GroupNotFound
 from scorer.ratings.model import PROVISIONAL_GAMES
 from scorer.ratings.prematch import chances, percent_pair
 from scorer.ratings.timeline import BoardRow, Timeline, skills_of
-from scorer.store import GameStore
+from scorer.store.ports import GamesPort
 from scorer.web.guesses import braked, missed
 from scorer.web.page_files import add_page_files
 
@@ -63,7 +63,7 @@ def with_chances(board: dict[str, Any],
     return board
 
 
-def add_leaderboard_routes(app: FastAPI, store: Callable[[], GameStore]) -> None:
+def add_leaderboard_routes(app: FastAPI, store: Callable[[], GamesPort]) -> None:
     """`/leaderboard` (the TV page), its state and its files; before the mount."""
     page = (PAGES / "leaderboard.html").read_text(encoding="utf-8")
     add_page_files(app, "/_tv", PAGES, TV_FILES)
@@ -114,7 +114,7 @@ NO_GROUP_PAGE = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"
                  "margin: 2rem\"><p>There is no such group.</p></body></html>")
 
 
-def _known(games: GameStore, group: str) -> bool:
+def _known(games: GamesPort, group: str) -> bool:
     try:
         rated_folder(games).group(group)
     except GroupNotFound:

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from scorer.app.group_access import get_groups
 from scorer.store import GameStore
+from scorer.store.ports import GamesPort
 from scorer.web.leaderboard import add_leaderboard_routes
 
 WON = json.loads((Path(__file__).parents[1] / "data" / "won_game.json").read_text("utf-8"))
@@ -26,7 +27,7 @@ def game_doc(players: tuple[str, str, str, str], _winner: int) -> dict[str, Any]
             "rules": {"forced_at": 400}, "hands": WON["hands"]}
 
 
-def _client(store: GameStore) -> TestClient:
+def _client(store: GamesPort) -> TestClient:
     app = FastAPI()
     add_leaderboard_routes(app, lambda: store)
     return TestClient(app)
@@ -70,10 +71,10 @@ def test_a_community_tv_needs_a_group(pg_url: str, tmp_path: Path) -> None:
     try:
         store = PgGameStore(db, data_dir=tmp_path / "cache")
         game = store.create_game(game_doc(("Ann", "Bob", "Cid", "Dee"), 0))
-        groups = get_groups(store)  # type: ignore[arg-type]
+        groups = get_groups(store)
         group, _ = groups.create("Legion")
         groups.add_games(group.id, [(game.id, ("Ann", "Bob", "Cid", "Dee"))])
-        client = _client(store)  # type: ignore[arg-type]
+        client = _client(store)
         assert "error" in client.get("/leaderboard/state").json()
         state = client.get(f"/leaderboard/state?group={group.id}").json()
         assert state["group"] == "Legion" and len(state["players"]) == 4

@@ -12,6 +12,7 @@ from scorer.app.group_actions import GroupActions
 from scorer.app.views.common import app_bar, screen
 from scorer.app.views.leaderboard import plural
 from scorer.app.widgets import big_button, notice, section, update_shown
+from scorer.backends import backends_of
 from scorer.groups.model import NAME_MAX, Group
 from scorer.store.errors import StoreError
 
@@ -31,7 +32,7 @@ def group_actions(ctx: AppContext) -> GroupActions:
 def on_community(ctx: AppContext) -> bool:
     """A community's server: no board of all games (Ann at one table is not Ann at
     another)."""
-    return CONFIG.database is not None or getattr(ctx.store, "db", None) is not None
+    return CONFIG.database is not None or backends_of(ctx.store).community
 
 
 def code_digits(code: str) -> str:
