@@ -22,7 +22,7 @@ from scorer.app.game_files import export
 from scorer.app.group_actions import GroupActions
 from scorer.app.views.statistics import StatisticsScreen
 from scorer.events.model import EventSpec
-from scorer.rights import TableCodes, TooManyTries, use_database
+from scorer.rights import TableCodes, TableRights, TooManyTries, use_rights
 from scorer.rights.service import GAME_ADDRESS_FREE_TRIES
 from scorer.stats import RenameError, hands_csv, rename_player
 from scorer.store.database import Database
@@ -87,11 +87,11 @@ def store(request: pytest.FixtureRequest, tmp_path: Path,
         return
     db = Database(request.getfixturevalue("pg_url"))
     monkeypatch.setattr(CONFIG, "database", db)
-    use_database(db)
+    use_rights(TableRights.on_database(db))
     try:
         yield PgGameStore(db, data_dir=tmp_path / "cache")
     finally:
-        use_database(None)
+        use_rights(None)
         db.close()
 
 
