@@ -176,6 +176,7 @@ class Notice(BaseModel):
 
     game: str
     change: str | None
+    """The first id of the change (`Pending.first`)."""
     reason: str
     """A `Reason` (the server refused it) or a `Noted`."""
     words: str
@@ -192,6 +193,9 @@ class Pending(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     change: Change
+    first: str = ""
+    """The id the change had when the player made it (a change made again gets a new
+    id): what ties a notice or a clash to the player's tap."""
     number: int | None = None
     before: dict[str, Any] | None = None
     applied: int | None = None
@@ -343,7 +347,8 @@ class SyncClient:
             return None
         change = Change(id=self.new_id(), game=key, base=view["revision"], at=self.now(),
                         kind=kind)
-        sync.pending.append(Pending(change=change, number=number, before=before))
+        sync.pending.append(Pending(change=change, first=change.id, number=number,
+                                    before=before))
         self._changed(key)
         return change.id
 
@@ -412,11 +417,11 @@ class SyncClient:
                       else _hand_doc(sync, situation.number - 1))
             if choice is Choice.USE_MINE:
                 kind: EditKind = ReplaceHand(index=situation.number - 1, hand=mine)
-                made = Pending(change=self._again(entry, kind), number=situation.number,
-                               before=theirs)
+                made = Pending(change=self._again(entry, kind), first=entry.first,
+                               number=situation.number, before=theirs)
             else:
                 made = Pending(change=self._again(entry, AddHand(hand=mine)),
-                               number=situation.next_number)
+                               first=entry.first, number=situation.next_number)
             sync.pending[at] = made
         self._settle(key, diverged_from=at)
 
@@ -563,7 +568,7 @@ class SyncClient:
             # The finished game changed since (a hand undone): no next game of it now;
             # this one is kept as a game of its own, nothing recorded in it lost.
             own = Create(doc=kind.doc, origin=kind.origin)
-            sync.pending[at] = Pending(change=self._again(entry, own))
+            sync.pending[at] = Pending(change=self._again(entry, own), first=entry.first)
             self._notice(entry, Noted.ON_ITS_OWN, (
                 "The finished game changed on another phone: this game was kept as a "
                 "game of its own."))
@@ -613,7 +618,7 @@ class SyncClient:
                 self._notice(entry, Reason.TOO_BIG, "This change is too big to send.")
                 self._settle(sync.key, diverged_from=at)
             return
-        if self._in_flight or error.fatal:
+        if error.fatal:  # the connection ends; a new one starts afresh
             self.problem = error.words
             self._in_flight = []
 
@@ -833,7 +838,7 @@ class SyncClient:
         start_record(kind, origin, self.now(), self.label)  # raises InvalidGame
         change = Change(id=self.new_id(), game=origin, base=base, at=self.now(), kind=kind)
         self.games[origin] = GameSync(key=origin, origin=origin,
-                                      pending=[Pending(change=change)])
+                                      pending=[Pending(change=change, first=change.id)])
         self._changed(origin)
         return origin
 
@@ -867,7 +872,7 @@ class SyncClient:
     def _notice(self, entry: Pending, reason: str, words: str) -> None:
         kind = entry.change.kind
         hand = kind.hand if isinstance(kind, AddHand | ReplaceHand) else None
-        self._add_notice(Notice(game=entry.change.game, change=entry.change.id,
+        self._add_notice(Notice(game=entry.change.game, change=entry.first or entry.change.id,
                                 reason=str(reason), words=words, kind=kind.kind, hand=hand))
 
     def _add_notice(self, notice: Notice) -> None:

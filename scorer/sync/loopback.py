@@ -121,14 +121,14 @@ class Network:
         return True
 
     def duplicate_up(self, name: str) -> bool:
-        """The phone's oldest message will also reach the server again later, over a
-        connection of its own (a retry by a layer below, or a replayed frame)."""
+        """The phone's oldest Push reaches the server a second time, after what the phone
+        sends next (a frame replayed by a layer below); False if none waits."""
         link = self.links.get(name)
-        if link is None or not link.up:
+        push = next((m for m in (link.up if link else ()) if m.startswith('{"type":"push"')),
+                    None)
+        if link is None or push is None:
             return False
-        ghost = Link(conn=self.service.connect("10.0.0.250"), phone=name, alive=False)
-        ghost.up.append(link.up[0])
-        self.zombies.append(ghost)
+        link.up.append(push)
         return True
 
     def settle(self, max_messages: int = 100_000) -> None:
