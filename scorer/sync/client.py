@@ -422,6 +422,10 @@ class SyncClient:
             else:
                 made = Pending(change=self._again(entry, AddHand(hand=mine)),
                                first=entry.first, number=situation.next_number)
+                # The hands this phone recorded after it move along with it.
+                sync.pending[at + 1:] = [_shifted(p, situation.number,
+                                                  situation.next_number - situation.number)
+                                         for p in sync.pending[at + 1:]]
             sync.pending[at] = made
         self._settle(key, diverged_from=at)
 
@@ -754,7 +758,8 @@ class SyncClient:
             if all(theirs.get(k) == v for k, v in ours.items()):
                 return Noted.ALREADY, "The game's details were already changed the same way."
             if all(theirs.get(k) == before.get(k) for k in ours):
-                merged = Details(doc={**theirs, **ours})
+                merged = Details(doc={**{k: v for k, v in doc.items() if k != "hands"},
+                                      **ours})
                 return entry.model_copy(update={"change": self._again(entry, merged),
                                                 "before": theirs})
             return Noted.NOT_APPLICABLE, ("The game's details were changed on another phone "
@@ -970,6 +975,18 @@ def _hand_doc(sync: GameSync, index: int) -> dict[str, Any] | None:
     record = sync.confirmed
     hands = [] if record is None else record["doc"].get("hands", [])
     return copy.deepcopy(hands[index]) if index < len(hands) else None
+
+
+def _shifted(entry: Pending, number: int, by: int) -> Pending:
+    """A waiting change made after a hand that moved `by` places from `number`: the
+    hands it names from there move too."""
+    kind = entry.change.kind
+    if by == 0 or entry.number is None or entry.number < number:
+        return entry
+    if isinstance(kind, ReplaceHand):
+        kind = kind.model_copy(update={"index": kind.index + by})
+    return entry.model_copy(update={"number": entry.number + by, "change":
+                                    entry.change.model_copy(update={"kind": kind})})
 
 
 def _record_of(state: GameState, origin: str | None) -> Record:

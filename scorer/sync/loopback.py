@@ -156,5 +156,7 @@ class Network:
                 target = next((x for x in self.links.values() if x.conn is conn), None)
                 if target is not None:
                     target.down.append(encode(message))
-        if outcome.close and link.alive:
+        if outcome.close and link.alive:  # the phone reads what came before the close
+            while link.down:
+                self.phones[link.phone].receive(decode_server(link.down.popleft()))
             self.disconnect(link.phone)
