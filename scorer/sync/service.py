@@ -182,6 +182,9 @@ class SyncService:
         """New-game brake checked, game stored, brake counted: one start at a time."""
         self._numbers = itertools.count(1)
         self._watchers: dict[str, set[Connection]] = {}
+        self._fresh: dict[str, SyncedGame] = {}
+        """Games just changed here, as saved: `game_changed` tells them without reading
+        them again (a change from another process is read)."""
 
     # -- connections ------------------------------------------------------------------
 
@@ -242,10 +245,11 @@ class SyncService:
         revision and connection, or Gone. Call it after a change's replies are sent."""
         with self._lock:
             watching = list(self._watchers.get(game_id, ()))
+            fresh = self._fresh.pop(game_id, None)
         if not watching:
             return []
         try:
-            synced = self.store.get_synced(game_id)
+            synced = fresh or self.store.get_synced(game_id)
         except GameNotFound as exc:
             with self._lock:
                 for conn in watching:
@@ -448,6 +452,10 @@ class SyncService:
         mark = synced.mark_of(change.id)
         revision = mark.revision if mark is not None else synced.game.revision
         changed = [] if synced.already else [game_id]
+        if changed:
+            with self._lock:
+                if len(self._fresh) < 1024:  # `game_changed` takes them; bounded anyway
+                    self._fresh[game_id] = synced
         return Applied(change=change.id, game=game_id, revision=revision), changed
 
     def _create(self, conn: Connection, change: Change, kind: Create | NextGame,

@@ -42,7 +42,7 @@ class Ids:
         self.prefix = prefix
 
     def __call__(self) -> str:
-        return f"{self.prefix:04x}{next(self._n):028x}"
+        return f"{self.prefix:08x}{next(self._n):024x}"
 
 
 class Clock:

@@ -58,7 +58,7 @@ class Table(RuleBasedStateMachine):
 
     @initialize()
     def start(self) -> None:
-        run = next(_runs)
+        run = self.run = next(_runs)
         self.folder = Path(tempfile.mkdtemp(prefix="sync-prop-"))
         self.db: Database | None = None
         if self.pg_url is None:
@@ -95,8 +95,9 @@ class Table(RuleBasedStateMachine):
         self.capture()
 
     def _phone(self, name: str, i: int) -> SyncClient:
-        # Ids go on across restarts: a phone never makes an id twice.
-        return phone(DEVICES[name], 16 * (i + 1) + next(self.made_ids),
+        # Ids go on across restarts and examples (a database outlives an example): a
+        # phone never makes an id twice.
+        return phone(DEVICES[name], self.run * 4096 + 256 * (i + 1) + next(self.made_ids),
                      self.keepers[name], self.clocks[name])
 
     def teardown(self) -> None:
