@@ -41,17 +41,20 @@ from scorer.store.errors import (
     StaleRevision,
     StoreError,
 )
-from scorer.store.models import GameSummary, StoredGame
+from scorer.store.models import GameSummary, StoredGame, SyncedGame
 from scorer.store.ports import GamesPort
 from scorer.store.records import (
     ORIGIN,
+    changed_record,
     changes_since,
     checked_record,
+    known_change,
     new_record,
-    next_record,
     summarize,
     to_stored,
+    to_synced,
     utcnow,
+    with_mark,
 )
 from scorer.store.validation import Scoring, check_doc, score_doc, scoring_fingerprint
 
@@ -185,7 +188,7 @@ class PgGameStore(GamesPort):
             raise
 
     def create_next_game(self, follows: str, doc: dict[str, Any], expected_revision: int,
-                         by: str | None = None) -> StoredGame:
+                         by: str | None = None, origin: str | None = None) -> StoredGame:
         """Play again (see `GameStore.create_next_game`): one finished game has one
         next game, whichever process asks. The finished game's row is locked from
         the check to the insert, and `follows` is unique besides."""
@@ -208,8 +211,11 @@ class PgGameStore(GamesPort):
                     raise StaleRevision(to_stored(record), expected_revision,
                                         changes_since(record, expected_revision))
                 scoring = check_doc(doc)
+                if origin is not None and not ORIGIN.match(origin):
+                    raise InvalidGame("The game's key from the phone is not valid.")
                 history = doc.pop("history", None if not doc["hands"] else [])
-                return to_stored(self._insert(conn, doc, scoring, history, by, follows))
+                return to_stored(self._insert(conn, doc, scoring, history, by, follows,
+                                              origin))
         except psycopg.errors.UniqueViolation as exc:
             raise NextGameExists(self.next_game(follows) or "") from exc
 
@@ -250,6 +256,24 @@ class PgGameStore(GamesPort):
                     by: str | None = None) -> StoredGame:
         """Change the game's details (names, house rules, first dealer)."""
         return self._mutate(game_id, expected_revision, changes.update_game(doc), by)
+
+    # -- sync (scorer.sync): the same shape on GameStore ------------------------------
+
+    def get_synced(self, game_id: str) -> SyncedGame:
+        """The game as saved now with the synced changes its record keeps."""
+        _check_id(game_id)
+        with self.db.connection() as conn:
+            row = conn.execute("SELECT record FROM games WHERE id = %s",
+                               (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFound(game_id)
+        return to_synced(self._record(game_id, row[0]))
+
+    def apply_synced(self, game_id: str, change: Change, expected_revision: int,
+                     change_id: str, device: str, by: str | None = None) -> SyncedGame:
+        """A change a phone sent through sync (see `GameStore.apply_synced`): its id is
+        written in the change's transaction, with the game's row locked."""
+        return self._apply(game_id, expected_revision, change, by, (change_id, device))
 
     def delete_game(self, game_id: str) -> None:
         """Delete a game for good; raises GameNotFound if there is none."""
@@ -303,6 +327,12 @@ class PgGameStore(GamesPort):
 
     def _mutate(self, game_id: str, expected_revision: int | None, change: Change,
                 by: str | None) -> StoredGame:
+        return self._apply(game_id, expected_revision, change, by, None).game
+
+    def _apply(self, game_id: str, expected_revision: int | None, change: Change,
+               by: str | None, mark: tuple[str, str] | None) -> SyncedGame:
+        """Apply `change` on `expected_revision` in one transaction; `mark` (change id,
+        device mark): a change sent through sync, answered if the record holds it."""
         self._writer()
         _check_id(game_id)
         with self.db.connection() as conn:
@@ -311,22 +341,24 @@ class PgGameStore(GamesPort):
             if row is None:
                 raise GameNotFound(game_id)
             record = self._record(game_id, row[0])
+            if mark is not None and known_change(record, *mark):
+                return to_synced(record, already=True)
             if expected_revision is not None and record["revision"] != expected_revision:
                 raise StaleRevision(to_stored(record), expected_revision,
                                     changes_since(record, expected_revision))
-            trail = copy.deepcopy(record.get("history", []))
-            doc, allow_invalid_after, what, entry = change(copy.deepcopy(record["doc"]), trail)
-            if doc == record["doc"]:
-                return to_stored(record)  # saved again as it was: nothing for other phones
-            scoring = check_doc(doc, allow_invalid_after=allow_invalid_after)
-            new = next_record(record, doc, what, utcnow(), entry, by)
+            changed = changed_record(record, change, utcnow(), by)
+            if changed is None:
+                return to_synced(record)  # saved again as it was: nothing for other phones
+            new, scoring = changed
+            if mark is not None:
+                new = with_mark(new, *mark)
             conn.execute(
                 "UPDATE games SET revision = %s, record = %s, summary = %s,"
                 " summary_rules = %s, updated = %s WHERE id = %s",
                 (new["revision"], Jsonb(new),
                  Jsonb(summarize(new, scoring).model_dump(mode="json")), self._rules,
                  new["updated"], game_id))
-        return to_stored(new)
+        return to_synced(new)
 
     def _record(self, game_id: str, raw: Any) -> dict[str, Any]:
         """The row's record, checked like a file's; raises GameDamaged or NewerSchema."""

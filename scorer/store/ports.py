@@ -14,7 +14,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
-from scorer.store.models import GameSummary, StoredGame
+from scorer.store.changes import Change
+from scorer.store.models import GameSummary, StoredGame, SyncedGame
 
 
 class GamesPort(Protocol):
@@ -47,7 +48,7 @@ class GamesPort(Protocol):
                     follows: str | None = None, origin: str | None = None) -> StoredGame: ...
 
     def create_next_game(self, follows: str, doc: dict[str, Any], expected_revision: int,
-                         by: str | None = None) -> StoredGame: ...
+                         by: str | None = None, origin: str | None = None) -> StoredGame: ...
 
     def create_games(self, docs: list[dict[str, Any]]) -> list[StoredGame]: ...
 
@@ -67,6 +68,16 @@ class GamesPort(Protocol):
                     by: str | None = None) -> StoredGame: ...
 
     def delete_game(self, game_id: str) -> None: ...
+
+    def get_synced(self, game_id: str) -> SyncedGame:
+        """The game as saved now, with the synced changes its record keeps."""
+        ...
+
+    def apply_synced(self, game_id: str, change: Change, expected_revision: int,
+                     change_id: str, device: str, by: str | None = None) -> SyncedGame:
+        """A change a phone sent through sync, made on `expected_revision`, written with
+        its id in the same write (sent again, it is answered, not applied twice)."""
+        ...
 
     def close(self) -> None: ...
 
