@@ -34,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import uvicorn
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Request, Response, WebSocket
 
 from scorer.app import CONFIG, FONTS
 from scorer.events.service import EventService
@@ -45,6 +45,8 @@ from scorer.rights.service import HOST_CODE_DIGITS
 from scorer.store import folder_lock
 from scorer.store.errors import StoreError
 from scorer.store.folder_lock import FolderBusy, FolderLease
+from scorer.sync.messages import SYNC_PATH
+from scorer.sync.service import SyncService
 from scorer.web.club import BoardHub, add_club_routes, start_clock_watch
 from scorer.web.compression import (
     QUIET_S,
@@ -69,6 +71,7 @@ from scorer.web.phone_site import NoPhoneSite, PhoneSite, add_phone_site
 from scorer.web.reconnect import PAGE_TAG, add_reconnect_routes
 from scorer.web.send import SEND_PATH, handle_send
 from scorer.web.sessions import LIMITS, ServerSessions, SessionGuard
+from scorer.web.sync_socket import SyncHub
 
 logger = logging.getLogger(__name__)
 
@@ -160,8 +163,8 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     # short notice (scorer.web.crash_notice).
     app.add_middleware(CrashNoticeMiddleware)
     # Page websockets: the connection's real address for the page code, and
-    # a bound on open pages (scorer.web.sessions).
-    app.add_middleware(SessionGuard)
+    # a bound on open pages (scorer.web.sessions). The sync socket has its own.
+    app.add_middleware(SessionGuard, skip=(SYNC_PATH,))
     # Routes of our own: declared here, before the mount, or the page's
     # catch-all "/" shadows them.
     font_manifest = trimmed_font_manifest()
@@ -195,6 +198,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
         add_phone_site(app, phone_site)
         CONFIG.phone_site = PHONE_SITE_PREFIX
     app.state.board_hub = add_club_night(app)
+    app.state.sync_hub = add_sync_socket(app)
     add_reconnect_routes(app)
 
     icon_font = ASSETS_DIR / "fonts" / ICON_FONT_SUBSET
@@ -265,6 +269,37 @@ def add_club_night(app: FastAPI) -> BoardHub:
     return hub
 
 
+def add_sync_socket(app: FastAPI) -> SyncHub:
+    """The sync socket (scorer.web.sync_socket) for phones that keep the game: its
+    changes reach the drawn pages and boards, and every change this process hears of
+    (`CONFIG.game_saved`: a drawn page's, the feed's) reaches its phones."""
+    from scorer.app import live
+
+    def open_service() -> SyncService:
+        from scorer.app.store_access import get_backends
+
+        backends = get_backends()
+        return SyncService(backends.games, backends.rights)
+
+    def tell_pages(game_id: str) -> None:
+        live.game_changed(game_id)  # the drawn pages showing it redraw
+        game_saved(game_id)  # its club night's board
+
+    hub = SyncHub(open_service, tell_pages)
+
+    def saved(game_id: str) -> None:
+        game_saved(game_id)
+        hub.changed(game_id)
+
+    CONFIG.game_saved = saved
+
+    @app.websocket(SYNC_PATH)
+    async def sync_socket(websocket: WebSocket) -> None:
+        await hub.serve(websocket)
+
+    return hub
+
+
 def server_rights() -> RightsPort:
     assert CONFIG.data_dir is not None
     return get_rights(CONFIG.data_dir)
@@ -323,12 +358,16 @@ class TableServer(uvicorn.Server):
     """uvicorn's server, which first answers the boards' long waits when it stops:
     a stop prints one calm line, whatever pages are open."""
 
-    def __init__(self, config: uvicorn.Config, hub: BoardHub) -> None:
+    def __init__(self, config: uvicorn.Config, hub: BoardHub,
+                 sync: SyncHub | None = None) -> None:
         super().__init__(config)
         self.hub = hub
+        self.sync = sync
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.hub.stop()
+        if self.sync is not None:  # phones that keep the game hear why, then go
+            await self.sync.stop()
         # What still runs when the grace ends (a phone too slow to hang up on a busy
         # laptop) is cut off on purpose: that is no error to print a traceback for.
         logging.getLogger("uvicorn.error").addFilter(not_cut_off_at_stop)
@@ -673,7 +712,7 @@ def _run(app: FastAPI, sock: socket.socket, compressed: CompressedCache, host: s
          open_browser: bool, feed: LiveFeed, trusted: tuple[str, ...] = ()) -> int:
     """Serve `app` on `sock` until Ctrl-C (or SIGTERM), hearing changes through `feed`."""
     config = server_config(app, trusted)
-    server = TableServer(config, app.state.board_hub)
+    server = TableServer(config, app.state.board_hub, app.state.sync_hub)
     clock_stop = threading.Event()
     start_clock_watch(club_events, clock_stop)
     print("Press Ctrl-C to stop.", flush=True)
@@ -741,8 +780,14 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
               flush=True)
         _start_club_nights()
         hub: BoardHub = app.state.board_hub
+        sync: SyncHub = app.state.sync_hub
+
+        def tell_everything() -> None:  # the feed may have lost notices
+            hub.changed_all()
+            sync.changed_all()
+
         return _run(app, sock, compressed, host, port, open_browser,
-                    DatabaseFeed(db, writer, hub.changed_all), trusted)
+                    DatabaseFeed(db, writer, tell_everything), trusted)
     finally:
         sock.close()
         use_backends(None)

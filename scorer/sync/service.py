@@ -185,6 +185,12 @@ class SyncService:
         with self._lock:
             return len(self._watchers.get(game_id, ()))
 
+    def watched_games(self) -> list[str]:
+        """Every game some connection watches (to tell them all, after a feed lost
+        notices)."""
+        with self._lock:
+            return list(self._watchers)
+
     # -- messages ---------------------------------------------------------------------
 
     def receive(self, conn: Connection, raw: str | bytes) -> Outcome:

@@ -21,6 +21,7 @@ its transport, so it is let go once, when it really closes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import time
@@ -33,6 +34,11 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 logger = logging.getLogger(__name__)
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+LET_GO = "tarabish.let_go"
+"""The websocket scope's extension (a callable `(code, reason)`) that ends a connection
+whose peer does not read, without waiting for it to read (`scorer.web.sync_socket`)."""
+LET_GO_GRACE_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -188,5 +194,24 @@ def guarded_protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol],
         def connection_lost(self, exc: Exception | None) -> None:
             guard.closed(self.transport)
             super().connection_lost(exc)
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)
+            if scope is not None:  # the app may let go of a peer that does not read
+                scope.setdefault("extensions", {})[LET_GO] = self.let_go
+
+        def let_go(self, code: int, reason: str) -> None:
+            """End a connection whose peer does not read: a close frame is queued
+            behind what it did not read, and the socket is cut soon after (asyncio's
+            `close` would wait for that peer to read everything first)."""
+            if self.transport.is_closing():
+                return
+            if not self.close_sent:
+                with contextlib.suppress(Exception):
+                    self.conn.send_close(code, reason)
+                    self.transport.write(b"".join(self.conn.data_to_send()))
+                self.close_sent = True
+            self.loop.call_later(LET_GO_GRACE_S, self.transport.abort)
 
     return GuardedHttp, GuardedWebSocket

@@ -141,15 +141,18 @@ TOO_MANY_ALL = ("The table server has too many phones connected right now. "
 class SessionGuard:
     """ASGI middleware: the real peer address for page code, and open-page limits."""
 
-    def __init__(self, app: ASGIApp, limits: SessionLimits | None = None) -> None:
+    def __init__(self, app: ASGIApp, limits: SessionLimits | None = None,
+                 skip: tuple[str, ...] = ()) -> None:
         self.app = app
         self.limits = limits or LIMITS
+        self.skip = skip
+        """Websocket paths that are no page (the sync socket keeps its own bounds)."""
         self._open: dict[str, int] = {}
         self._showing = 0  # refused pages kept open to show their message
         self._lock = threading.Lock()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "websocket":
+        if scope["type"] != "websocket" or scope.get("path") in self.skip:
             await self.app(scope, receive, send)
             return
         client = scope.get("client")
