@@ -89,9 +89,10 @@ WORDS = {
 class SocketLimits:
     """The sync socket's bounds (the service has its own: docs/SYNC.md)."""
 
-    per_address: int = 64
+    per_address: int = 32
     """Sync sockets open at once from one address (behind a trusted proxy: the phone's
-    forwarded address). A table's phones on one Wi-Fi share an address on a community."""
+    forwarded address; a phone keeps one). Below the connection guard's 64 sockets an
+    address, so a refusal says why instead of a cut."""
     total: int = 30_000
     """Sync sockets open at once in this process (the connection guard bounds every
     socket by the open-file limit too)."""
@@ -198,7 +199,7 @@ class Peer:
         if self.let_go_as is not None:
             return
         reason = WORDS[code]
-        logger.info("sync: let go of a phone of %s: %s", self.conn.address, reason)
+        logger.warning("sync: let go of a phone of %s: %s", self.conn.address, reason)
         self.let_go_as = (int(code), reason)
         self.closing = (int(code), reason)
         self.waiting.clear()
@@ -233,8 +234,12 @@ class Peer:
                     except TimeoutError:
                         self.let_go(Close.NOT_READING)
                     return
-        except (ClientDisconnected, WebSocketDisconnect, RuntimeError, OSError):
-            return  # the phone went away (or the socket was closed under us)
+        except (ClientDisconnected, WebSocketDisconnect):
+            return  # the phone went away
+        except (RuntimeError, OSError):
+            # Closed under us: uvicorn's own pings went unanswered (it closes, then
+            # waits for the phone to read everything first): cut it.
+            self.let_go(Close.NOT_READING)
 
 
 class SyncHub:
