@@ -424,7 +424,8 @@ class SyncService:
                             state=self._state_for(conn, synced)), []
         try:
             synced = self.store.apply_synced(game_id, change_of(change.kind), change.base,
-                                             change.id, conn.mark, by=conn.label)
+                                             change.id, conn.mark, by=conn.label,
+                                             phone_at=change.at)
         except GameNotFound as exc:
             return _refused(change.id, game_id, Reason.UNKNOWN_GAME, str(exc)), []
         except ChangeReplayed as exc:
@@ -457,7 +458,8 @@ class SyncService:
                 return _refused(change.id, change.game, Reason.TOO_MANY, str(exc),
                                 retry_after=max(1.0, wait)), []
             try:
-                game = self.store.create_game(kind.doc, by=conn.label, origin=kind.origin)
+                game = self.store.create_game(kind.doc, by=conn.label, origin=kind.origin,
+                                              phone_at=change.at)
             except (InvalidGame, HandNotFound) as exc:
                 return _refused(change.id, change.game, Reason.INVALID, str(exc)), []
             if self.rights.code(game.id) is None:
@@ -486,7 +488,8 @@ class SyncService:
                         return _refused(change.id, change.game, Reason.TOO_MANY, str(exc),
                                         retry_after=max(1.0, wait)), []
                     game = self.store.create_next_game(kind.follows, kind.doc, change.base,
-                                                       by=conn.label, origin=kind.origin)
+                                                       by=conn.label, origin=kind.origin,
+                                                       phone_at=change.at)
                     self.rights.game_started(conn.address)
                     self._give(conn, game.id, kind.follows)
                 return (Applied(change=change.id, game=game.id, revision=game.revision),

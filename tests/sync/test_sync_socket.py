@@ -94,6 +94,7 @@ def test_hello_watch_push_and_every_watcher_told(shared: Served) -> None:
     for phone in (ann, bob):
         state = phone.expect(GameState, timeout=1.0)
         assert state.game.revision == revision + 1 and len(state.game.doc["hands"]) == 1
+        assert state.game.history[-1]["phone_at"]  # the phone's time, in the trail
     assert ann.seen[-1].holds and ann.seen[-1].code and not bob.seen[-1].holds
     assert bob.seen[-1].code is None  # a watcher never learns the table code
     ann.close(), bob.close()
