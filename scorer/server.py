@@ -649,7 +649,7 @@ def server_config(app: FastAPI, trusted: tuple[str, ...] = (),
     ignored (uvicorn's ProxyHeadersMiddleware, right to left, skipping trusted hops)."""
     networks = parse_networks(list(trusted))
     guard = ConnectionGuard(limits or limits_for_this_machine(), exempt=networks)
-    http, ws = guarded_protocols(guard)
+    http, ws = guarded_protocols(guard, light=(SYNC_PATH,))
     config = uvicorn.Config(
         app,
         log_level="warning",

@@ -306,7 +306,7 @@ class GameStore(GamesPort):
     def get_synced(self, game_id: str) -> SyncedGame:
         """The game as saved now with the synced changes its record keeps."""
         with self._game_lock(game_id):
-            return to_synced(self._read(game_id))
+            return to_synced(self._read(game_id), next_game=self.next_game(game_id))
 
     def apply_synced(self, game_id: str, change: Change, expected_revision: int,
                      change_id: str, device: str, by: str | None = None,
@@ -426,15 +426,16 @@ class GameStore(GamesPort):
         self._writer()
         with self._game_lock(game_id):
             record = self._read(game_id)
+            following = self.next_game(game_id) if mark is not None else None
             if mark is not None and known_change(record, *mark):
-                return to_synced(record, already=True)
+                return to_synced(record, already=True, next_game=following)
             if expected_revision is not None and record["revision"] != expected_revision:
                 raise StaleRevision(
                     to_stored(record), expected_revision, changes_since(record, expected_revision)
                 )
             changed = changed_record(record, change, utcnow(), by, phone_at)
-            if changed is None:
-                return to_synced(record)  # saved again as it was: nothing for other phones
+            if changed is None:  # saved again as it was: nothing for other phones
+                return to_synced(record, next_game=following)
             new, scoring = changed
             if mark is not None:
                 new = with_mark(new, *mark)
@@ -447,7 +448,7 @@ class GameStore(GamesPort):
             finally:
                 self._wrote()
             self._saved(new, scoring)
-            return to_synced(new)
+            return to_synced(new, next_game=following)
 
     def _wrote(self) -> None:
         """Called after every write, done or failed (the phone alone commits its folder)."""

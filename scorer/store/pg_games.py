@@ -63,6 +63,10 @@ logger = logging.getLogger(__name__)
 
 
 
+_NEXT = "(SELECT n.id FROM games n WHERE n.follows = g.id LIMIT 1)"
+"""The game started after `g` with Play again (`follows` is unique), in the same read."""
+
+
 class PgGameStore(GamesPort):
     """Every game of a community, in `db` (the games port's PostgreSQL adapter). See
     the module docstring."""
@@ -266,11 +270,11 @@ class PgGameStore(GamesPort):
         """The game as saved now with the synced changes its record keeps."""
         _check_id(game_id)
         with self.db.connection() as conn:
-            row = conn.execute("SELECT record FROM games WHERE id = %s",
+            row = conn.execute(f"SELECT g.record, {_NEXT} FROM games g WHERE g.id = %s",
                                (game_id,)).fetchone()
         if row is None:
             raise GameNotFound(game_id)
-        return to_synced(self._record(game_id, row[0]))
+        return to_synced(self._record(game_id, row[0]), next_game=row[1])
 
     def apply_synced(self, game_id: str, change: Change, expected_revision: int,
                      change_id: str, device: str, by: str | None = None,
@@ -343,19 +347,19 @@ class PgGameStore(GamesPort):
         self._writer()
         _check_id(game_id)
         with self.db.connection() as conn:
-            row = conn.execute("SELECT record FROM games WHERE id = %s FOR UPDATE",
-                               (game_id,)).fetchone()
+            row = conn.execute(f"SELECT g.record, {_NEXT} FROM games g WHERE g.id = %s"
+                               " FOR UPDATE OF g", (game_id,)).fetchone()
             if row is None:
                 raise GameNotFound(game_id)
-            record = self._record(game_id, row[0])
+            record, following = self._record(game_id, row[0]), row[1]
             if mark is not None and known_change(record, *mark):
-                return to_synced(record, already=True)
+                return to_synced(record, already=True, next_game=following)
             if expected_revision is not None and record["revision"] != expected_revision:
                 raise StaleRevision(to_stored(record), expected_revision,
                                     changes_since(record, expected_revision))
             changed = changed_record(record, change, utcnow(), by, phone_at)
-            if changed is None:
-                return to_synced(record)  # saved again as it was: nothing for other phones
+            if changed is None:  # saved again as it was: nothing for other phones
+                return to_synced(record, next_game=following)
             new, scoring = changed
             if mark is not None:
                 new = with_mark(new, *mark)
@@ -365,7 +369,7 @@ class PgGameStore(GamesPort):
                 (new["revision"], Jsonb(new),
                  Jsonb(summarize(new, scoring).model_dump(mode="json")), self._rules,
                  new["updated"], game_id))
-        return to_synced(new)
+        return to_synced(new, next_game=following)
 
     def _record(self, game_id: str, raw: Any) -> dict[str, Any]:
         """The row's record, checked like a file's; raises GameDamaged or NewerSchema."""

@@ -344,8 +344,10 @@ def marks_of(record: dict[str, Any]) -> tuple[SyncMark, ...]:
     return tuple(marks)
 
 
-def to_synced(record: dict[str, Any], *, already: bool = False) -> SyncedGame:
-    return SyncedGame(game=to_stored(record), marks=marks_of(record), already=already)
+def to_synced(record: dict[str, Any], *, already: bool = False,
+              next_game: str | None = None) -> SyncedGame:
+    return SyncedGame(game=to_stored(record), marks=marks_of(record), already=already,
+                      next=next_game)
 
 
 def known_change(record: dict[str, Any], change_id: str, device: str) -> bool:

@@ -245,7 +245,7 @@ class SyncService:
             return [(conn, Gone(game=game_id, words=str(exc))) for conn in watching]
         except StoreError:  # unreadable now (the database away): the next change tells
             return []
-        follows = self._next_of(game_id)
+        follows = synced.next
         record = _record(synced.game)
         out: list[tuple[Connection, GameState | Gone]] = []
         with self._lock:
@@ -297,7 +297,7 @@ class SyncService:
         holds = self.rights.may_edit(game_id, conn.device)
         seen = Watching(revision=0 if revision is None else revision, holds=holds,
                         code=self.rights.code(game_id) if holds else None)
-        follows = self._next_of(game_id)
+        follows = synced.next
         with self._lock:
             if conn.closed:
                 return []
@@ -492,6 +492,8 @@ class SyncService:
                                                        phone_at=change.at)
                     self.rights.game_started(conn.address)
                     self._give(conn, game.id, kind.follows)
+                with self._lock:  # the finished game's saved state no longer names its next
+                    self._fresh.pop(kind.follows, None)
                 return (Applied(change=change.id, game=game.id, revision=game.revision),
                         [game.id, kind.follows])
         except NextGameExists as exc:

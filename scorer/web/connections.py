@@ -30,6 +30,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 
 logger = logging.getLogger(__name__)
 
@@ -146,10 +147,11 @@ class ConnectionGuard:
                            address, self.refused)
 
 
-def guarded_protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol],
-                                                       type[asyncio.Protocol]]:
+def guarded_protocols(guard: ConnectionGuard, light: tuple[str, ...] = (),
+                      ) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
     """uvicorn's HTTP and websocket protocols, bound to `guard` (for Config's
-    `http=` and `ws=`)."""
+    `http=` and `ws=`). Websockets at the `light` paths compress each message on its
+    own (no context takeover): many open at once, each mostly quiet."""
 
     class GuardedHttp(HttpToolsProtocol):
         _header_timer: asyncio.TimerHandle | None = None
@@ -196,6 +198,13 @@ def guarded_protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol],
             super().connection_lost(exc)
 
         def handle_connect(self, event: Any) -> None:
+            if self.config.ws_per_message_deflate and event.path.partition("?")[0] in light:
+                # Compressed, but no compressor kept between messages: its ~40 KB a
+                # socket is not held for each of thousands of quiet phones.
+                self.conn.available_extensions = [ServerPerMessageDeflateFactory(
+                    server_max_window_bits=12, client_max_window_bits=12,
+                    server_no_context_takeover=True, client_no_context_takeover=True,
+                    compress_settings={"memLevel": 5})]
             super().handle_connect(event)
             scope = getattr(self, "scope", None)
             if scope is not None:  # the app may let go of a peer that does not read
