@@ -340,11 +340,14 @@ class SyncHub:
                 await asyncio.sleep((1 - tokens) / limits.per_second)
                 tokens = 1.0
             tokens -= 1
-            outcome = await self.workers.run(service.receive, conn, raw)
-            for reply in outcome.replies:
-                peer.put(encode(reply))
+            outcome, replies, states = await self.workers.run(_handle, service, conn, raw)
+            for text in replies:
+                peer.put(text)
+            for other, text in states:  # after the replies: the saving phone too
+                target = self.peers.get(other)
+                if target is not None:
+                    target.put(text)
             for game_id in outcome.changed:
-                await self._tell(service, game_id)
                 self._tell_pages(game_id)
             if outcome.close:
                 peer.close(*_closing(outcome))
@@ -428,6 +431,15 @@ class SyncHub:
             peer.let_go(Close.RESTART)
         if self._workers is not None:
             self._workers.stop()
+
+
+def _handle(service: SyncService, conn: Connection, raw: str | bytes,
+            ) -> tuple[Outcome, list[str], list[tuple[Connection, str]]]:
+    """One message, on a worker thread: its outcome, its replies encoded, and what each
+    watcher of the games it changed is sent now (one hop off the event loop, not two)."""
+    outcome = service.receive(conn, raw)
+    states = [told for game_id in outcome.changed for told in _states(service, game_id)]
+    return outcome, [encode(reply) for reply in outcome.replies], states
 
 
 def _states(service: SyncService, game_id: str) -> list[tuple[Connection, str]]:
