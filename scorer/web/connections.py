@@ -221,6 +221,10 @@ def guarded_protocols(guard: ConnectionGuard, light: tuple[str, ...] = (),
                     self.conn.send_close(code, reason)
                     self.transport.write(b"".join(self.conn.data_to_send()))
                 self.close_sent = True
-            self.loop.call_later(LET_GO_GRACE_S, self.transport.abort)
+            self.loop.call_later(LET_GO_GRACE_S, self._cut)
+
+        def _cut(self) -> None:
+            if not self.disconnected:  # gone meanwhile: nothing left to cut
+                self.transport.abort()
 
     return GuardedHttp, GuardedWebSocket

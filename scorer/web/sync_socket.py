@@ -174,17 +174,24 @@ class Peer:
         self.closing: tuple[int, str] | None = None
         self.let_go_as: tuple[int, str] | None = None
         self.wake = asyncio.Event()
+        self.room = asyncio.Event()
+        """Set while little waits: the phone's next message is read then."""
+        self.room.set()
 
-    def put(self, text: str) -> None:
-        """Send `text` after what waits; a phone that lets too much wait is let go."""
+    def put(self, text: str, *, own: bool = False) -> None:
+        """Send `text` after what waits. Another phone's change told to this one: past
+        the bounds, this phone is let go. Its `own` answers are not judged (one message
+        has a bounded answer, and its next message is read only once there is room)."""
         if self.closing is not None:
             return
-        if (len(self.waiting) >= self.limits.queue_messages
-                or self.waiting_bytes + len(text) > self.limits.queue_bytes):
+        if not own and (len(self.waiting) >= self.limits.queue_messages
+                        or self.waiting_bytes + len(text) > self.limits.queue_bytes):
             self.let_go(Close.NOT_READING)
             return
         self.waiting.append(text)
         self.waiting_bytes += len(text)
+        if self.waiting_bytes > self.limits.queue_bytes // 2:
+            self.room.clear()
         self.wake.set()
 
     def close(self, code: int, reason: str) -> None:
@@ -208,6 +215,7 @@ class Peer:
         if cut is not None:
             cut(int(code), reason)
         self.wake.set()
+        self.room.set()
 
     async def send_loop(self) -> None:
         """Send what waits, in order, until closed; a frame not taken within
@@ -219,6 +227,8 @@ class Peer:
                 while self.waiting and self.let_go_as is None:
                     text = self.waiting.popleft()
                     self.waiting_bytes -= len(text)
+                    if self.waiting_bytes <= self.limits.queue_bytes // 2:
+                        self.room.set()
                     try:
                         async with asyncio.timeout(self.limits.stalled_send_s):
                             await self.ws.send_text(text)
@@ -317,6 +327,11 @@ class SyncHub:
         conn = peer.conn
         tokens, refilled = limits.burst, time.monotonic()
         while peer.closing is None:
+            # A phone whose answers wait unread sends nothing more that is read: the
+            # sender lets it go if it does not read within `stalled_send_s`.
+            await peer.room.wait()
+            if peer.closing is not None:
+                return
             wait = limits.idle_s if conn.greeted else limits.hello_within_s
             try:
                 async with asyncio.timeout(wait):
@@ -342,11 +357,11 @@ class SyncHub:
             tokens -= 1
             outcome, replies, states = await self.workers.run(_handle, service, conn, raw)
             for text in replies:
-                peer.put(text)
+                peer.put(text, own=True)
             for other, text in states:  # after the replies: the saving phone too
                 target = self.peers.get(other)
                 if target is not None:
-                    target.put(text)
+                    target.put(text, own=target is peer)
             for game_id in outcome.changed:
                 self._tell_pages(game_id)
             if outcome.close:
