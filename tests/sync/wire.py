@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -66,9 +67,10 @@ class Served:
                 self.process.wait(5)
 
 
-def serve(data_dir: Path, cache: Path, database: str | None = None) -> Served:
-    """`python -m scorer.cli` on a free port (a community's process with `database`);
-    returns once it answers HTTP."""
+def serve(data_dir: Path, cache: Path, database: str | None = None,
+          args: Sequence[str] = ()) -> Served:
+    """`python -m scorer.cli` on a free port (a community's process with `database`;
+    `args`: more options); returns once it answers HTTP."""
     data_dir.mkdir(parents=True, exist_ok=True)
     port = free_port()
     log_path = data_dir.parent / f"{data_dir.name}-{port}.log"
@@ -77,7 +79,7 @@ def serve(data_dir: Path, cache: Path, database: str | None = None) -> Served:
     if database is not None:
         env["TARABISH_DATABASE"] = database
     cmd = [sys.executable, "-m", "scorer.cli", "--no-open", "--host", "127.0.0.1",
-           "--port", str(port), "--data-dir", str(data_dir)]
+           "--port", str(port), "--data-dir", str(data_dir), *args]
     with log_path.open("ab") as log:
         process = subprocess.Popen(cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=log,
                                    stderr=subprocess.STDOUT, start_new_session=True, env=env)
@@ -138,6 +140,8 @@ class WirePhone:
     compression: bool = True
     keepalive: bool = True
     """The client's own pings (a phone that does not read cannot read their answers)."""
+    tls: bool = False
+    """wss:// (through a proxy with a certificate of its own: not checked)."""
     ws: ClientConnection = field(init=False)
     seen: list[Any] = field(default_factory=list)
 
@@ -148,7 +152,14 @@ class WirePhone:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, self.receive_buffer)
         sock.bind((self.source, 0))
         sock.connect(("127.0.0.1", self.port))
-        self.ws = connect(f"ws://127.0.0.1:{self.port}{SYNC_PATH}", sock=sock,
+        context = None
+        if self.tls:
+            context = ssl.create_default_context()
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+        scheme = "wss" if self.tls else "ws"
+        self.ws = connect(f"{scheme}://127.0.0.1:{self.port}{SYNC_PATH}", sock=sock,
+                          ssl=context,
                           open_timeout=10, max_size=4 * 1024 * 1024, max_queue=4,
                           compression="deflate" if self.compression else None,
                           ping_interval=20 if self.keepalive else None, legacy=True)
