@@ -52,8 +52,9 @@ class FloodLimits:
     phone size): a tap sends one or two frames, a key typed two (the text and its
     change), a rotation six. The busiest second seen was 54 frames (a name typed
     by a machine, 33 keys with no pause), 18 in a tenth of a second; a number pad
-    tapped at 10 taps a second sends 11 a second. A tap's handler costs 2-15 ms
-    of the server's time, a save 70-100 ms on a community, a screen switch 5-15 ms.
+    tapped flat out sends 12 a second. The server's time for a handler: a pad tap
+    6 ms, a screen switch 5-15 ms, the rules reference 100 ms, a save 70-100 ms on
+    a community, a leaderboard of 200 players 0.4 s (all on a loaded machine).
     """
 
     messages_per_s: float = 40.0
@@ -69,14 +70,17 @@ class FloodLimits:
     """Two game files of the largest size the app takes (2 MB), and more, at once."""
     address_bytes_per_s: float = 4 * 1024 * 1024.0
     address_bytes_burst: float = 32 * 1024 * 1024.0
-    work_per_s: float = 0.2
-    """Seconds of the event loop's time a page's handlers may take a second: a fifth
-    of the process, held (a player tapping flat out takes a few hundredths)."""
-    work_burst: float = 0.5
-    """Seconds they may take at once beyond that: five saves, or a few big screens."""
-    address_work_per_s: float = 0.4
-    """Two fifths of the process for one address, held: the rest stays for everyone else."""
-    address_work_burst: float = 1.0
+    work_per_s: float = 0.25
+    """Seconds of the event loop's time a page's handlers may take a second: a quarter
+    of the process, held (a number pad tapped flat out takes 0.07)."""
+    work_burst: float = 1.0
+    """Seconds they may take at once beyond that: two leaderboards, ten saves. Kept
+    small: a flood spends it first, and everyone else waits while it does."""
+    address_work_per_s: float = 0.5
+    """Half the process for one address, held: the other half stays for everyone else.
+    A hall's twelve phones tapping at once take 0.07 each."""
+    address_work_burst: float = 2.0
+    """Twelve phones saving at the end of a round, and drawing their sheets."""
     events_in_flight: int = 8
     """A page's handlers still running (waiting for the phone's answer, or a file picked)
     before its next frame is read."""
@@ -334,8 +338,9 @@ def meter_event_handlers() -> None:
 
 
 def metered_main(main: Callable[[Any], None]) -> Callable[[Any], None]:
-    """The page function, its time charged to the page that opened (a flood of new
-    pages spends its address's budget like a flood of taps)."""
+    """The page function, its time charged to the address of the page that opened (a
+    flood of new pages spends its address's budget like a flood of taps; a page's
+    first screen never holds back its own first taps)."""
 
     @functools.wraps(main)
     def page_main(page: Any) -> None:
@@ -345,6 +350,6 @@ def metered_main(main: Callable[[Any], None]) -> Callable[[Any], None]:
             main(page)
         finally:
             if pace is not None:
-                pace.charge_work(time.perf_counter() - start)
+                pace.share.work.charge(time.perf_counter() - start)
 
     return page_main
