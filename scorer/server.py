@@ -159,8 +159,14 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     # short notice (scorer.web.crash_notice).
     app.add_middleware(CrashNoticeMiddleware)
     # Page websockets: the connection's real address for the page code, and
-    # a bound on open pages (scorer.web.sessions).
-    app.add_middleware(SessionGuard)
+    # a bound on open pages (scorer.web.sessions), on a community counted across its
+    # processes in the database (scorer.web.open_pages).
+    app.state.open_pages = None
+    if CONFIG.database is not None:
+        from scorer.web.open_pages import PgOpenPages  # psycopg: a community's only
+
+        app.state.open_pages = PgOpenPages(CONFIG.database, LIMITS.open_per_address)
+    app.add_middleware(SessionGuard, community=app.state.open_pages)
     # Routes of our own: declared here, before the mount, or the page's
     # catch-all "/" shadows them.
     font_manifest = trimmed_font_manifest()
@@ -339,6 +345,9 @@ class TableServer(uvicorn.Server):
         # laptop) is cut off on purpose: that is no error to print a traceback for.
         logging.getLogger("uvicorn.error").addFilter(not_cut_off_at_stop)
         await super().shutdown(sockets)
+        open_pages = getattr(getattr(self.config.app, "state", None), "open_pages", None)
+        if open_pages is not None:  # this process's pages count no more (a community)
+            await asyncio.to_thread(open_pages.stop)
 
 
 STOP_WITHIN_S = 8.0

@@ -40,13 +40,16 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgpack
 from starlette.websockets import WebSocketDisconnect
 from uvicorn.protocols.utils import ClientDisconnected
 
 from scorer.web.floods import PACE, Pace, Shares, meter_event_handlers, paced_receive
+
+if TYPE_CHECKING:
+    from scorer.web.open_pages import PgOpenPages
 
 logger = logging.getLogger(__name__)
 
@@ -146,11 +149,13 @@ class SessionGuard:
     """ASGI middleware: the real peer address for page code, and open-page limits."""
 
     def __init__(self, app: ASGIApp, limits: SessionLimits | None = None,
-                 shares: Shares | None = None) -> None:
+                 shares: Shares | None = None, community: PgOpenPages | None = None) -> None:
         self.app = app
         self.limits = limits or LIMITS
         self.shares = shares or Shares()
         """Each address's budget of frames, bytes and handler time (scorer.web.floods)."""
+        self.community = community
+        """On a community: the open pages of every process, counted in its database."""
         meter_event_handlers()
         self._open: dict[str, int] = {}
         self._showing = 0  # refused pages kept open to show their message
@@ -163,6 +168,8 @@ class SessionGuard:
         client = scope.get("client")
         address = str(client[0]) if client else UNKNOWN
         refusal = self._admit(address)
+        if not refusal and self.community is not None:
+            refusal = await self._admit_in_community(address)
         if refusal:
             logger.warning("refused a page from %s: %s", address, refusal)
             await self._refuse(receive, send, refusal)
@@ -191,7 +198,29 @@ class SessionGuard:
             PACE.reset(pace_token)
             self.shares.leave(pace)
             self._release(address)
+            if self.community is not None:  # in the background: nothing waits on it
+                asyncio.get_running_loop().run_in_executor(
+                    None, self.community.release, address, lambda: self.open_count(address))
             await _release_sessions(connection, self.limits.abandoned_after_s)
+
+    async def _admit_in_community(self, address: str) -> str:
+        """The community's cap on the address's open pages, across its processes."""
+        assert self.community is not None
+        self.community.keep_fresh(self._held)
+        try:
+            admitted = await asyncio.to_thread(self.community.admit, address,
+                                               lambda: self.open_count(address))
+        except asyncio.CancelledError:  # the server stops
+            self._release(address)
+            raise
+        if not admitted:
+            self._release(address)
+            return TOO_MANY_HERE
+        return ""
+
+    def _held(self) -> dict[str, int]:
+        with self._lock:
+            return dict(self._open)
 
     def open_count(self, address: str | None = None) -> int:
         with self._lock:
