@@ -14,7 +14,9 @@ through `paced_receive`, which reads the next frame only when
   frame is charged once read, a handler's time as it runs, so a debt is paid by
   waiting before the next frame);
 - fewer than `events_in_flight` of the page's handlers are still running, and
-  fewer than `unsent_messages` frames wait for the page to read them.
+  fewer than `unsent_messages` frames wait for the page to read them;
+- the handler of the last frame read from any page of the address has run (and
+  its time is counted): the address's pages are read one after the other.
 
 Not reading is what slows a flooder: uvicorn stops reading its socket while one
 frame waits (`pause_reading`), so the flood stays in the flooder's own buffers,
@@ -134,6 +136,25 @@ class Share:
         self.bytes = Budget(limits.address_bytes_per_s, limits.address_bytes_burst, clock)
         self.work = Budget(limits.address_work_per_s, limits.address_work_burst, clock)
         self.pages = 0
+        self.unsettled = 0
+        """Pages of the address whose last frame's handler has not run yet: until it
+        has (and its time is counted), no other page of the address is read, so twelve
+        pages cannot each spend the address's budget at once."""
+        self._progress: asyncio.Event | None = None
+
+    def progressed(self) -> None:
+        if self._progress is not None:
+            self._progress.set()
+
+    async def until_progress(self, timeout_s: float) -> None:
+        if self._progress is None:
+            self._progress = asyncio.Event()
+        self._progress.clear()
+        try:
+            async with asyncio.timeout(timeout_s):
+                await self._progress.wait()
+        except TimeoutError:
+            pass
 
     def budgets(self) -> tuple[Budget, ...]:
         return self.messages, self.bytes, self.work
@@ -168,6 +189,7 @@ class Shares:
         return Pace(self.limits, share, self.clock)
 
     def leave(self, pace: Pace) -> None:
+        pace.settle()
         with self._lock:
             pace.share.pages -= 1
 
@@ -192,7 +214,8 @@ class Pace:
         self.closed = False
         self.held_back = 0
         """Frames that had to wait (for the benchmark and the log)."""
-        self._progress: asyncio.Event | None = None
+        self.unsettled = False
+        """A frame was read and its handler may not have run yet (see Share.unsettled)."""
 
     def budgets(self) -> tuple[Budget, ...]:
         return (self.messages, self.bytes, self.work, *self.share.budgets())
@@ -212,24 +235,31 @@ class Pace:
         return max(b.wait_s() for b in self.budgets())
 
     def busy(self) -> bool:
-        """Too many handlers running, or too much unsent, to read another frame."""
+        """Too many handlers running, too much unsent, or another page of the address
+        not settled, to read another frame."""
         return (self.in_flight >= self.limits.events_in_flight
-                or self.unsent() >= self.limits.unsent_messages)
+                or self.unsent() >= self.limits.unsent_messages
+                or self.share.unsettled > 0)
+
+    def read(self) -> None:
+        """A frame was read: its handler is yet to run."""
+        if not self.unsettled:
+            self.unsettled = True
+            self.share.unsettled += 1
+
+    def settle(self) -> None:
+        """The handler of the last frame read has run its first step (or the page went)."""
+        if self.unsettled:
+            self.unsettled = False
+            self.share.unsettled -= 1
+            self.share.progressed()
 
     def progressed(self) -> None:
         """A handler ended or a frame went out: a waiting read may look again."""
-        if self._progress is not None:
-            self._progress.set()
+        self.share.progressed()
 
     async def until_progress(self, timeout_s: float) -> None:
-        if self._progress is None:
-            self._progress = asyncio.Event()
-        self._progress.clear()
-        try:
-            async with asyncio.timeout(timeout_s):
-                await self._progress.wait()
-        except TimeoutError:
-            pass
+        await self.share.until_progress(timeout_s)
 
 
 PACE: contextvars.ContextVar[Pace | None] = contextvars.ContextVar(
@@ -251,11 +281,37 @@ async def paced_receive(receive: Receive, pace: Pace, close: Callable[[str], Awa
     # Let the handler made from the last frame start (and be charged) first: the
     # loop runs ready tasks in order, so it runs before this one resumes.
     await asyncio.sleep(0)
+    pace.settle()
+    waited = await _turn(pace, close)
+    if waited is None:
+        return _closed()
+    event = await receive()
+    if event["type"] != "websocket.receive":
+        return event
+    # Another page of the address may have been read while this one waited for its
+    # frame: this frame is held (one a page) until that one's handler has run.
+    after = await _turn(pace, close)
+    if after is None:
+        return _closed()
+    if not (waited or after):
+        pace.throttled_since = None
+    data = event.get("bytes") or event.get("text") or b""
+    pace.charge_frame(len(data))
+    pace.read()
+    return event
+
+
+def _closed() -> Message:
+    return {"type": "websocket.disconnect", "code": 1008, "reason": TOO_FAST}
+
+
+async def _turn(pace: Pace, close: Callable[[str], Awaitable[None]]) -> bool | None:
+    """Wait until the page may be read: whether it had to wait; None if it was closed."""
     waited = False
     while True:
         wait = pace.wait_s()
         if wait <= 0 and not pace.busy():
-            break
+            return waited
         now = pace.clock()
         if not waited:
             pace.held_back += 1
@@ -265,19 +321,12 @@ async def paced_receive(receive: Receive, pace: Pace, close: Callable[[str], Awa
         if now - pace.throttled_since >= pace.limits.close_after_s:
             pace.closed = True
             await close(TOO_FAST)
-            return {"type": "websocket.disconnect", "code": 1008, "reason": TOO_FAST}
+            return None
         left = pace.limits.close_after_s - (now - pace.throttled_since)
         if wait > 0:
             await asyncio.sleep(min(wait, left, _LOOK_AGAIN_S))
         else:
             await pace.until_progress(min(left, _LOOK_AGAIN_S))
-    if not waited:
-        pace.throttled_since = None
-    event = await receive()
-    if event["type"] == "websocket.receive":
-        data = event.get("bytes") or event.get("text") or b""
-        pace.charge_frame(len(data))
-    return event
 
 
 class _Metered:

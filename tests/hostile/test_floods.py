@@ -29,7 +29,7 @@ FLOOD_RATE = 2_000
 FLOOD_S = 12.0
 ROUTES = ("/rules", "/")
 #: A bystander's /alive and page, during the flood (usual: a few ms, 0.2 s).
-ALIVE_WITHIN_S = 3.0
+ALIVE_WITHIN_S = 5.0
 PAGE_WITHIN_S = 8.0
 #: Memory the server may gain during the flood (before: 45 MB in 6 s, and rising).
 RSS_GROWTH_MB = 30
