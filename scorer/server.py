@@ -32,6 +32,7 @@ import urllib.request
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI, Request, Response
@@ -61,6 +62,7 @@ from scorer.web.connections import (
 )
 from scorer.web.crash_notice import CrashNoticeMiddleware
 from scorer.web.flet_names import app_sources, flet_names, resolve_flet_names
+from scorer.web.floods import metered_main
 from scorer.web.leaderboard import add_leaderboard_routes
 from scorer.web.live_feed import DatabaseFeed, InProcessFeed, LiveFeed
 from scorer.web.page_script import PAGE_SCRIPT, PageScripts
@@ -160,8 +162,14 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     # short notice (scorer.web.crash_notice).
     app.add_middleware(CrashNoticeMiddleware)
     # Page websockets: the connection's real address for the page code, and
-    # a bound on open pages (scorer.web.sessions).
-    app.add_middleware(SessionGuard)
+    # a bound on open pages (scorer.web.sessions), on a community counted across its
+    # processes in the database (scorer.web.open_pages).
+    app.state.open_pages = None
+    if CONFIG.database is not None:
+        from scorer.web.open_pages import PgOpenPages  # psycopg: a community's only
+
+        app.state.open_pages = PgOpenPages(CONFIG.database, LIMITS.open_per_address)
+    app.add_middleware(SessionGuard, community=app.state.open_pages)
     # Routes of our own: declared here, before the mount, or the page's
     # catch-all "/" shadows them.
     font_manifest = trimmed_font_manifest()
@@ -212,7 +220,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
         logger.warning("%s not found: serving the full Material Icons font", icon_font)
 
     page_app = flet_fastapi.app(
-        main,
+        metered_main(main),  # its time counts to the page's budget (scorer.web.floods)
         assets_dir=str(ASSETS_DIR) if ASSETS_DIR.is_dir() else None,
         app_name=APP_NAME,
         app_short_name=APP_NAME,
@@ -326,6 +334,13 @@ class TableServer(uvicorn.Server):
     def __init__(self, config: uvicorn.Config, hub: BoardHub) -> None:
         super().__init__(config)
         self.hub = hub
+        self._watching = False
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        super().handle_exit(sig, frame)
+        if not self._watching:
+            self._watching = True
+            stop_at_the_latest(STOP_WITHIN_S)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.hub.stop()
@@ -333,6 +348,31 @@ class TableServer(uvicorn.Server):
         # laptop) is cut off on purpose: that is no error to print a traceback for.
         logging.getLogger("uvicorn.error").addFilter(not_cut_off_at_stop)
         await super().shutdown(sockets)
+        open_pages = getattr(getattr(self.config.app, "state", None), "open_pages", None)
+        if open_pages is not None:  # this process's pages count no more (a community)
+            await asyncio.to_thread(open_pages.stop)
+
+
+STOP_WITHIN_S = 8.0
+"""A stop (Ctrl-C, SIGTERM) ends the process within this, whatever still runs: uvicorn
+waits for open websockets (3 s, `timeout_graceful_shutdown`), then for Flet's sessions
+and the threads that run page code, with no bound of its own."""
+
+
+def stop_at_the_latest(after_s: float) -> threading.Thread:
+    """End the process `after_s` from now if it is still running (a daemon thread: it
+    goes with the process when the stop is quicker). Saves are atomic on both stores,
+    so cutting one off loses no game."""
+
+    def watch() -> None:
+        time.sleep(after_s)
+        print(f"tarabish: the server had not stopped {after_s:.0f} s after it was asked "
+              "to: stopped now.", file=sys.stderr, flush=True)
+        os._exit(1)
+
+    thread = threading.Thread(target=watch, name="stop-watch", daemon=True)
+    thread.start()
+    return thread
 
 
 def not_cut_off_at_stop(record: logging.LogRecord) -> bool:

@@ -6,6 +6,7 @@ screens draw them.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
@@ -26,8 +27,15 @@ if TYPE_CHECKING:  # psycopg only where a community's database is used
 PICK_MAX: Final = 200
 """Games a picker lists (the newest): what one phone screen can scroll through."""
 GROUPS_PER_HOUR: Final = 5
-"""Groups one address may make an hour (a table makes one, once)."""
+"""Groups one phone may make an hour (a table makes one, once)."""
+GROUPS_PER_ADDRESS_HOUR: Final = 30
+"""Groups the phones of one address may make an hour together: a club hall's phones
+share its one address, and each table may make its group on the first night; a
+stranger who makes up new phones is held here."""
 _new_groups = RateWindow(GROUPS_PER_HOUR, 3600.0)
+"""Per phone (the SHA-256 of its device token)."""
+_new_groups_here = RateWindow(GROUPS_PER_ADDRESS_HOUR, 3600.0)
+"""Per address."""
 _making = threading.Lock()
 """One group made at a time in this process: the hourly bound is checked and counted
 as one step (sessions tapping at once each saw room for one more)."""
@@ -36,9 +44,11 @@ as one step (sessions tapping at once each saw room for one more)."""
 class TooManyGroups(StoreError):
     """This address made too many groups lately."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, network: bool = False) -> None:
         minutes = max(1, round(seconds / 60))
-        super().__init__(f"This phone has made {GROUPS_PER_HOUR} groups in the last hour: "
+        who = (f"Phones on this network have made {GROUPS_PER_ADDRESS_HOUR}" if network
+               else f"This phone has made {GROUPS_PER_HOUR}")
+        super().__init__(f"{who} groups in the last hour: "
                          f"wait {minutes} min before making another one.")
 
 
@@ -130,24 +140,31 @@ class GroupActions:
     def create(self, name: str, members: Sequence[str] = ()) -> tuple[Group, str]:
         """A new group kept by this phone and its keeper code (shown this once)."""
         device = self._known()
-        window = self._new_groups()
+        phone = "phone:" + hashlib.sha256(device.encode()).hexdigest()  # no token kept
+        per_phone, per_address = self._new_groups()
         with _making:
-            wait = window.wait_left(self.address)
+            wait = per_phone.wait_left(phone)
             if wait > 0:
                 raise TooManyGroups(wait)
+            wait = per_address.wait_left(self.address)
+            if wait > 0:
+                raise TooManyGroups(wait, network=True)
             made = self.groups.create(name, members, keeper=device)
-            window.record(self.address)
+            per_phone.record(phone)
+            per_address.record(self.address)
         return made
 
-    def _new_groups(self) -> RateWindow | PgRateWindow:
-        """The count of new groups per address: in the community's database, which its
-        processes share (each process's own count let an address make five in each)."""
+    def _new_groups(self) -> tuple[RateWindow | PgRateWindow, RateWindow | PgRateWindow]:
+        """The counts of new groups per phone and per address: in the community's
+        database, which its processes share (each process's own count let an address
+        make five in each)."""
         db = backends_of(self.actions.ctx.store).database
         if db is None:
-            return _new_groups
+            return _new_groups, _new_groups_here
         from scorer.rights.pg_limiter import PgRateWindow  # psycopg: a community's only
 
-        return PgRateWindow(db, "new-groups", GROUPS_PER_HOUR, 3600.0)
+        return (PgRateWindow(db, "new-groups-phone", GROUPS_PER_HOUR, 3600.0),
+                PgRateWindow(db, "new-groups", GROUPS_PER_ADDRESS_HOUR, 3600.0))
 
     def enter_code(self, group_id: str, code: str) -> None:
         """Make this phone a keeper for the right code (WrongCode / TooManyTries)."""
