@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from rules.plain_text import describe, first_unsafe
 from rules.stats import player_key
 from scorer.store.errors import StoreError
+from scorer.text.codes import code_digits
 
 NAME_MAX: Final = 40
 MAX_MEMBERS: Final = 500
@@ -135,7 +136,7 @@ def code_matches(code: str, kept: str | None) -> bool:
         kind, salt, _digest = kept.split("$")
         if kind != "scrypt":
             return False
-        return hmac.compare_digest(hash_code(code.strip(), bytes.fromhex(salt)), kept)
+        return hmac.compare_digest(hash_code(code_digits(code), bytes.fromhex(salt)), kept)
     except ValueError:
         return False
 

@@ -17,12 +17,14 @@ from scorer.app.views.common import app_bar, message_view, screen
 from scorer.app.views.group_page import GroupScreen
 from scorer.app.views.groups_list import code_panel, group_actions
 from scorer.app.views.leaderboard import plural
+from scorer.app.views.table_code import CodeEntry, code_dialog
 from scorer.app.widgets import big_button, notice, section, update_shown
-from scorer.groups.model import NAME_MAX, Group, GroupNotFound, check_id
+from scorer.groups.model import CODE_DIGITS, NAME_MAX, Group, GroupNotFound, check_id
 from scorer.store.errors import StoreError
 from scorer.store.models import GameSummary
 
 NO_GROUP = "There is no group at this address. Open Groups from the home screen."
+KEEPER_INTRO = "The code shown once when the group was made, or given a new code."
 
 
 def game_line(summary: GameSummary) -> str:
@@ -78,19 +80,23 @@ class GroupPage:
     # -- parts ------------------------------------------------------------------
 
     def code_entry(self) -> ft.Control:
-        field = ft.TextField(label="Keeper code", keyboard_type=ft.KeyboardType.NUMBER,
-                             max_length=9, text_size=22, expand=True,
-                             on_submit=lambda e: self.enter_code(e.control))
-        return section("Enter keeper code", ft.Row([field, ft.FilledButton(
-            "Enter", height=56, on_click=lambda _e: self.enter_code(field))],
-            vertical_alignment=ft.CrossAxisAlignment.START),
-            note="Anyone can look. To start or add games, enter the code the group's "
-                 "keeper wrote down.")
+        return ft.Column([
+            ft.Row([big_button("Enter keeper code", lambda _e: self.code_pad(),
+                               icon=ft.Icons.DIALPAD, primary=False)]),
+            ft.Text("Anyone can look. To start or add games, enter the code the group's "
+                    "keeper wrote down.", size=14, color=ft.Colors.ON_SURFACE_VARIANT),
+        ], spacing=6)
 
-    def enter_code(self, field: ft.TextField) -> None:
-        if self.act(lambda: self.actions.enter_code(self.group.id, field.value or ""),
-                    "This phone keeps the group now."):
+    def code_pad(self) -> None:
+        """The keeper code on the number pad every code is entered with."""
+        def granted() -> None:
+            self.ctx.page.pop_dialog()
+            self.ctx.toast("This phone keeps the group now.")
             self.ctx.router_refresh()
+
+        entry = CodeEntry(self.ctx, CODE_DIGITS, KEEPER_INTRO,
+                          lambda code: self.actions.enter_code(self.group.id, code), granted)
+        code_dialog(self.ctx, "Enter the keeper code", entry)
 
     def keeper_part(self) -> list[ft.Control]:
         gid = self.group.id
