@@ -10,7 +10,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from scorer.app.actions import TableActions
+from scorer.app.actions import NextGame, TableActions
 from scorer.app.group_access import get_groups
 from scorer.groups.model import BadGroup, Group, check_id
 from scorer.groups.service import Groups
@@ -179,6 +179,40 @@ class GroupActions:
             raise BadGroup(f"The game is started, but it did not join the group: {exc}"
                            ) from None
         return stored
+
+    def will_follow(self, finished: str) -> Group | None:
+        """The group Play again's game will count for: the finished game's, if this phone
+        makes the table's next game (it holds the finished one) or keeps the group.
+        None: a game of no group, or a watcher's game of its own."""
+        group = self.group_of_game(finished)
+        if group is None:
+            return None
+        if self.actions.can_edit(finished) or self.keeps(group.id):
+            return group
+        return None
+
+    def play_again(self, finished: str, seen_revision: int, doc: dict[str, Any],
+                   count: bool = True) -> NextGame:
+        """Play again on a group's game: the next game joins the group, checked here at
+        the moment it is made (the finished game is in the group, and the new game is
+        the table's next one or this phone keeps the group). Only a keeper may say it
+        does not count (`count` False: NotKeeper otherwise, and no game is made)."""
+        group = self.group_of_game(finished)
+        if group is not None and not count:
+            self._require(group.id)
+        after = self.actions.play_again(finished, seen_revision, doc)
+        if group is None or not count or not after.made:
+            return after  # (not made: the phone that made it first decided)
+        tables_next = self.actions.next_game(finished) == after.game_id
+        if not (tables_next or self.keeps(group.id)):
+            return after  # a watcher's game of its own: it changes no group
+        stored = self.actions.ctx.store.get_game(after.game_id)
+        try:
+            self.groups.add_games(group.id, [(stored.id, _players(stored))])
+        except BadGroup as exc:  # the group is full: the game stands
+            raise BadGroup(f"The game is started, but it did not join the group: {exc}"
+                           ) from None
+        return after
 
 
 def _players(stored: StoredGame) -> list[str]:

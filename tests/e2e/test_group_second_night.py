@@ -1,0 +1,124 @@
+"""A weekly group's second night (issue 41), on phones at 390x844 and 360x640, light and
+dark: Play again keeps the group (and a club night's table goes on to the night's next
+round). Screenshots: test-artifacts/screenshots/second-night-*.png."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+from table_steps import Phone, every_phone, see, seed_won_games, tap
+
+from scorer.events.model import EventSpec, Format
+from scorer.events.service import EventService
+from scorer.groups.folder import FolderGroups
+from scorer.rights import get_rights
+from scorer.store.game_store import GameStore
+
+TABLE = "TablePhoneOfFridayBish0000001"
+"""The device token of the phone that started the table's game (not the keeper)."""
+KEEPER = "KeeperPhoneOfFridayBish000001"
+WON_HANDS = json.loads((Path(__file__).parents[1] / "data" / "won_game.json")
+                       .read_text("utf-8"))["hands"]
+
+
+def as_phone(page: Page, token: str) -> None:
+    """The browser is a phone known by `token` (as if it had entered its codes before)."""
+    page.context.add_init_script(
+        "if (!localStorage.getItem('flutter.tarabish.device'))"
+        f" localStorage.setItem('flutter.tarabish.device', {json.dumps(json.dumps(token))});")
+
+
+def seed_group_game(data: Path) -> tuple[str, str]:
+    """"Friday bish" (kept by KEEPER) with a finished game that TABLE's phone holds."""
+    seed_won_games(data, [["Ann", "Bob", "Cid", "Dee"]])
+    with GameStore(data) as store:
+        game = store.list_games()[0]
+    rights = get_rights(data)
+    rights.start(game.id, TABLE)
+    rights.start(game.id, KEEPER)
+    groups = FolderGroups(data)
+    group, _code = groups.create("Friday bish", keeper=KEEPER)
+    groups.add_games(group.id, [(game.id, list(game.players))])
+    return group.id, game.id
+
+
+@every_phone
+def test_play_again_on_a_groups_game_counts_for_the_group(
+    phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
+    screenshot: Callable[[Page, str], Path], tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    group_id, finished = seed_group_game(data)
+    server = start_server(data_dir=data)
+    page = phone.page
+    as_phone(page, TABLE)
+    open_app(page, f"{server.url}game/{finished}", first_text="Score sheet")
+    see(page, "Counts for Friday bish")
+    tap(page, "Play again")
+    see(page, "This game will count for Friday bish, as the last one did.")
+    page.wait_for_timeout(400)
+    screenshot(page, f"second-night-play-again-{phone.tag}")
+    tap(page, "Start game")
+    see(page, "Record hand")
+    see(page, "Counts for Friday bish")
+    screenshot(page, f"second-night-next-sheet-{phone.tag}")
+    next_id = page.url.rsplit("/", 1)[1]
+    assert next_id != finished
+    assert next_id in FolderGroups(data).get(group_id).games
+
+
+def test_the_keeper_may_leave_the_next_game_out_of_the_group(
+    page: Page, start_server: Callable[..., Any], open_app: Callable[..., float],
+    screenshot: Callable[[Page, str], Path], tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    group_id, finished = seed_group_game(data)
+    server = start_server(data_dir=data)
+    as_phone(page, KEEPER)
+    open_app(page, f"{server.url}game/{finished}", first_text="Score sheet")
+    tap(page, "Play again")
+    box = page.get_by_role("checkbox", name="Counts for Friday bish")
+    expect(box).to_be_checked()
+    screenshot(page, "second-night-keeper-play-again")
+    box.click()
+    expect(box).not_to_be_checked()
+    tap(page, "Start game")
+    see(page, "Record hand")
+    expect(page.get_by_role("button", name="Counts for Friday bish")).to_have_count(0)
+    next_id = page.url.rsplit("/", 1)[1]
+    assert next_id not in FolderGroups(data).get(group_id).games
+
+
+@every_phone
+def test_a_club_night_tables_finished_game_goes_on_to_the_nights_next_round(
+    phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
+    screenshot: Callable[[Page, str], Path], tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    with GameStore(data) as store:
+        service = EventService(store)
+        night, _code = service.create(EventSpec(
+            name="Legion Thursday", format=Format.PROGRESSIVE, rounds=3, seed=5,
+            players=("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")))
+        night = service.start_round(night.id)
+        game = night.night.played[0].tables[0].game
+        assert game is not None
+        for hand in WON_HANDS:
+            store.add_hand(game, hand, expected_revision=store.get_game(game).revision)
+        service.events.close()
+    server = start_server(data_dir=data)
+    page = phone.page
+    open_app(page, f"{server.url}game/{game}", first_text="Score sheet")
+    see(page, "Next round: club night")
+    expect(page.get_by_role("button", name="Play again", exact=True)).to_have_count(0)
+    expect(page.get_by_role("button", name="Play again outside the night")).to_be_visible()
+    page.wait_for_timeout(400)
+    screenshot(page, f"second-night-club-table-{phone.tag}")
+    tap(page, "Next round: club night")
+    expect(page).to_have_url(re.compile(rf"/club/{night.id}$"))
+    see(page, "Round 1")
