@@ -122,3 +122,95 @@ def test_a_club_night_tables_finished_game_goes_on_to_the_nights_next_round(
     tap(page, "Next round: club night")
     expect(page).to_have_url(re.compile(rf"/club/{night.id}$"))
     see(page, "Round 1")
+
+
+def in_window(page: Page, target: Any, within_ms: int = 5_000) -> bool:
+    """The whole of `target` is inside the window (not only in the tree), once the
+    screen has settled (its layout may move for a few frames after it shows)."""
+    size = page.viewport_size or {"width": 0, "height": 0}
+    for _ in range(within_ms // 100):
+        box = target.bounding_box()
+        if box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]:
+            return True
+        page.wait_for_timeout(100)
+    return False
+
+
+@every_phone
+def test_with_twenty_groups_the_board_starts_on_the_first_screen(
+    phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
+    screenshot: Callable[[Page, str], Path], tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    seed_won_games(data, [["Ann", "Bob", "Cid", "Dee"], ["Ann", "Dee", "Cid", "Bob"]])
+    with GameStore(data) as store:
+        games = [(s.id, list(s.players)) for s in store.list_games()]
+    groups = FolderGroups(data)
+    friday, _code = groups.create("Margaree Legion Friday night league")
+    groups.add_games(friday.id, games)
+    for n in range(19):
+        groups.create(f"Table {n + 1:02d} of the Legion")
+    server = start_server(data_dir=data)
+    page = phone.page
+    open_app(page, f"{server.url}ratings?group={friday.id}", first_text="Leaderboard")
+    first = page.get_by_role("button", name=re.compile(r"^1\. \w+, rating"))
+    expect(first).to_be_visible()
+    assert in_window(page, first), first.bounding_box()
+    expect(page.get_by_role("button", name="Table 01 of the Legion")).to_have_count(0)
+    assert page.evaluate("document.documentElement.scrollWidth") <= phone.width
+    page.wait_for_timeout(400)
+    screenshot(page, f"second-night-board-{phone.tag}")
+    tap(page, "Change group")
+    see(page, "Which games does the board count?")
+    page.wait_for_timeout(400)
+    screenshot(page, f"second-night-board-pick-{phone.tag}")
+    tap(page, "Table 07 of the Legion")
+    see(page, "0 finished games in this group")
+    tap(page, "Change group")
+    tap(page, "All games")
+    see(page, "2 finished games on this server")
+
+
+@every_phone
+def test_fair_teams_is_one_tap_and_the_group_page_shows_the_newest_games(
+    phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
+    screenshot: Callable[[Page, str], Path], tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    seed_won_games(data, [["Ann", "Bob", "Cid", "Dee"], ["Ann", "Dee", "Cid", "Bob"],
+                          ["Eve", "Bob", "Fay", "Dee"]] * 10)
+    with GameStore(data) as store:
+        games = [(s.id, list(s.players)) for s in store.list_games()]
+    groups = FolderGroups(data)
+    group, _code = groups.create("Friday bish")
+    groups.add_games(group.id, games)
+    server = start_server(data_dir=data)
+    page = phone.page
+    open_app(page, f"{server.url}group/{group.id}", first_text="Friday bish")
+    fair = page.get_by_role("button", name="Fair teams")
+    expect(fair).to_be_visible()
+    assert in_window(page, fair), fair.bounding_box()
+    rows = page.get_by_role("button", name=re.compile(r"^\w+ & \w+ vs \w+ & \w+\s"))
+    expect(rows).to_have_count(5)
+    expect(page.get_by_role("button", name="All 30 games")).to_have_count(1)
+    page.wait_for_timeout(400)
+    screenshot(page, f"second-night-group-page-{phone.tag}")
+    tap(page, "Fair teams")
+    expect(page).to_have_url(re.compile(rf"/group/{group.id}/teams$"))
+    see(page, "Tap the 4 to 8 members here tonight.")
+    ann = page.get_by_role("button", name="Ann not here")
+    assert in_window(page, ann), ann.bounding_box()
+    for name in ("Ann", "Bob", "Cid", "Dee"):
+        tap(page, f"{name} not here")
+    see(page, "Proposed teams")
+    page.wait_for_timeout(400)
+    screenshot(page, f"second-night-fair-teams-{phone.tag}")
+    page.get_by_label("Back", exact=True).click()
+    tap(page, "All 30 games")
+    expect(page).to_have_url(re.compile(rf"/group/{group.id}/games$"))
+    expect(rows).to_have_count(30)
+    # The leaderboard's Fair teams lands on the same screen, not on the group's page.
+    open_app(page, f"{server.url}ratings?group={group.id}", first_text="Leaderboard")
+    tap(page, "Fair teams")
+    see(page, "Tap the 4 to 8 members here tonight.")
+    expect(page).to_have_url(re.compile(rf"/group/{group.id}/teams$"))

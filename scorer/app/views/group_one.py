@@ -24,6 +24,8 @@ from scorer.store.errors import StoreError
 from scorer.store.models import GameSummary
 
 NO_GROUP = "There is no group at this address. Open Groups from the home screen."
+NEWEST = 5
+"""Games listed on the group's page (the rest are on its games' screen)."""
 KEEPER_INTRO = "The code shown once when the group was made, or given a new code."
 
 
@@ -68,13 +70,13 @@ class GroupPage:
                     size=16),
             ft.Row([big_button("Leaderboard", lambda _e: self.ctx.go(f"/ratings?group={gid}"),
                                icon=ft.Icons.LEADERBOARD, primary=not self.keeper)]),
+            ft.Row([big_button("Fair teams", lambda _e: self.ctx.go(teams_route(gid)),
+                               icon=ft.Icons.BALANCE, primary=False)]),
             self.extra,
         ]
         body.extend(self.keeper_part() if self.keeper else [self.code_entry()])
         body.append(self.members_part())
         body.append(self.games_part(games))
-        timeline = rated_folder(self.ctx.store).timeline(gid)
-        body.append(GroupScreen(self.ctx, timeline, list(g.members), gid).fair_section())
         return body
 
     # -- parts ------------------------------------------------------------------
@@ -154,14 +156,20 @@ class GroupPage:
         return section("Members", ft.Row(buttons, wrap=True, spacing=4, run_spacing=0),
                        note="Tap a name for the player's page in this group.")
 
-    def games_part(self, games: list[GameSummary]) -> ft.Control:
+    def games_part(self, games: list[GameSummary], every: bool = False) -> ft.Control:
+        """The newest games (all of them, up to PICK_MAX, on the games' own screen)."""
         if not games:
             return section("Games", ft.Text("No games yet.", size=16))
-        shown = games[:PICK_MAX]
-        rows = [self.game_row(s) for s in shown]
+        shown = games[:PICK_MAX if every else NEWEST]
+        rows: list[ft.Control] = [self.game_row(s) for s in shown]
         note = "Newest first. Tap one for its score sheet."
-        if len(games) > len(shown):
+        if every and len(games) > len(shown):
             note += f" The newest {PICK_MAX} of {len(games)}."
+        if not every and len(games) > len(shown):
+            gid = self.group.id
+            rows.append(ft.Row([big_button(
+                f"All {len(games)} games", lambda _e: self.ctx.go(f"/group/{gid}/games"),
+                icon=ft.Icons.HISTORY, primary=False)]))
         return section("Games", *rows, note=note)
 
     def game_row(self, summary: GameSummary) -> ft.Control:
@@ -188,6 +196,10 @@ class GroupPage:
                             f"{self.group.name}. The game itself is kept.", size=16),
             actions=[ft.TextButton("Cancel", on_click=lambda _e: self.ctx.page.pop_dialog()),
                      ft.FilledButton("Take out", on_click=yes)]))
+
+
+def teams_route(group_id: str) -> str:
+    return f"/group/{group_id}/teams"
 
 
 def _group(ctx: AppContext, group_id: str) -> Group | None:
@@ -240,3 +252,29 @@ def add_game_view(ctx: AppContext, group_id: str) -> ft.View:
                             "are not. Add those with the command line: tarabish group add.",
                             size=14, color=ft.Colors.ON_SURFACE_VARIANT))
     return screen(route, bar, body)
+
+
+def fair_teams_view(ctx: AppContext, group_id: str) -> ft.View:
+    """The group's fair teams on a screen of their own: tap who is here, one tap from
+    the group's page and the leaderboard, however many games the group has."""
+    route = teams_route(group_id)
+    group = _group(ctx, group_id)
+    if group is None:
+        return message_view(ctx, route, "No such group", NO_GROUP)
+    timeline = rated_folder(ctx.store).timeline(group.id)
+    shown = GroupScreen(ctx, timeline, list(group.members), group.id)
+    return screen(route, app_bar(ctx, "Fair teams", back_to=f"/group/{group.id}"), [
+        ft.Text(group.name, size=20, weight=ft.FontWeight.BOLD),
+        shown.fair_section()])
+
+
+def group_games_view(ctx: AppContext, group_id: str) -> ft.View:
+    """Every game of the group, newest first (up to PICK_MAX), with the keeper's
+    Take out."""
+    route = f"/group/{group_id}/games"
+    group = _group(ctx, group_id)
+    if group is None:
+        return message_view(ctx, route, "No such group", NO_GROUP)
+    page = GroupPage(ctx, group)
+    return screen(route, app_bar(ctx, group.name, back_to=f"/group/{group.id}"),
+                  [page.games_part(page.actions.games(group), every=True)])
