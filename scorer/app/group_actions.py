@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 from scorer.app.actions import NextGame, TableActions
 from scorer.app.group_access import get_groups
-from scorer.groups.model import BadGroup, Group, check_id
+from scorer.groups.model import BadGroup, Group, check_id, member_key
 from scorer.groups.service import Groups
 from scorer.rights.limiter import RateWindow
+from scorer.stats.renaming import RenameResult, rename_player
 from scorer.store.errors import StoreError
 from scorer.store.models import GameSummary, StoredGame
 
@@ -157,6 +158,27 @@ class GroupActions:
     def add_member(self, group_id: str, name: str) -> Group:
         self._require(group_id)
         return self.groups.add_member(group_id, name)
+
+    def rename_member(self, group_id: str, old: str, new: str) -> tuple[Group, RenameResult]:
+        """A keeper renames a member once, for the group: in every game of the group
+        (the keeper's right covers them, whoever holds their table codes) and in its
+        member list, spelt as typed. A name that is another member's merges the two.
+        Games outside the group are not touched."""
+        self._require(group_id)
+        group = self.groups.get(group_id)
+        if group.member(old) is None:
+            raise BadGroup(f"{old.strip()} is not a member of {group.name}.")
+        key = member_key(old)
+        sat = any(member_key(p) == key for s in self.games(group) for p in s.players)
+        # A member who has played no game yet is renamed in the list only (the list
+        # checks the new name as a game would).
+        result = RenameResult()
+        if sat:
+            result = rename_player(self.actions.ctx.store, old, new, by=self.actions.label(),
+                                   within=set(group.games))
+            for game_id in result.renamed:
+                self.actions.changed(game_id)
+        return self.groups.rename_member(group_id, old, new), result
 
     def add_game(self, group_id: str, game_id: str) -> Group:
         """A stored game joins the group (its players become members)."""

@@ -267,6 +267,8 @@ class Router:
             game = self.ctx.actions.game_to_continue()
             return (game.id if game else None) != self.ctx.continued
         if path == "/new":  # New game for a group says whether it will count for it
+            return "group=" in self.route or "again=" in self.route
+        if path == "/statistics":  # a group's: renaming is its keeper's
             return "group=" in self.route
         return path.startswith(("/game/", "/club/", "/group/")) or path in RIGHTS_SCREENS
 

@@ -165,6 +165,22 @@ class Groups(ABC):
         return self._change(check_id(group_id), lambda g: g.model_copy(
             update={"members": with_members(g.members, [name])}))
 
+    def rename_member(self, group_id: str, old: str, new: str) -> Group:
+        """The member `old` is called `new`, spelt as typed; if `new` is another member
+        already, the two become one (BadGroup if `old` is no member)."""
+        cleaned = clean_name(new, "A member's name")
+
+        def change(group: Group) -> Group:
+            was = group.member(old)
+            if was is None:
+                raise BadGroup(f"{old.strip()} is not a member of {group.name}.")
+            merged = group.member(cleaned)  # another member already (or `was` itself)
+            members = tuple(cleaned if m == was else m for m in group.members
+                            if m == was or m != merged)
+            return group.model_copy(update={"members": members})
+
+        return self._change(check_id(group_id), change)
+
     def rename(self, group_id: str, name: str) -> Group:
         cleaned = clean_name(name)
         return self._change(check_id(group_id),

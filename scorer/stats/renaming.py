@@ -7,7 +7,7 @@ changed on a phone meanwhile is read again, never overwritten.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
@@ -35,7 +35,7 @@ class RenameResult:
 
 def rename_player(
     store: GameStore, old: str, new: str, allowed: Callable[[str], bool] | None = None,
-    by: str | None = None,
+    by: str | None = None, within: Collection[str] | None = None,
 ) -> RenameResult:
     """Call the player `old` (any spelling) `new` in every game they sat in.
 
@@ -43,7 +43,8 @@ def rename_player(
     except in a game where both sat at the table, which is skipped and reported.
     `allowed(game_id)` says which games the one asking may change (a phone at a
     table server: those whose table code it holds); the others are skipped.
-    `by` names who renamed, for each game's edit trail.
+    `by` names who renamed, for each game's edit trail. `within`: only these games (a
+    group's), the others are not looked at.
     """
     new_name = new.strip()
     if not new_name:
@@ -52,7 +53,8 @@ def rename_player(
         raise RenameError(f"'{new_name}' is too long: keep names to {MAX_NAME_LENGTH} letters.")
     _check_name(new_name)
     key = player_key(old)
-    games = [s.id for s in store.list_games() if any(player_key(p) == key for p in s.players)]
+    games = [s.id for s in store.list_games() if (within is None or s.id in within)
+             and any(player_key(p) == key for p in s.players)]
     if not games:
         raise RenameError(f"No saved game has a player called '{old.strip()}'.")
     result = RenameResult()

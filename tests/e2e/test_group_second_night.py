@@ -214,3 +214,41 @@ def test_fair_teams_is_one_tap_and_the_group_page_shows_the_newest_games(
     tap(page, "Fair teams")
     see(page, "Tap the 4 to 8 members here tonight.")
     expect(page).to_have_url(re.compile(rf"/group/{group.id}/teams$"))
+
+
+@every_phone
+def test_the_keeper_renames_a_member_from_the_groups_statistics(
+    phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
+    screenshot: Callable[[Page, str], Path], tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    group_id, _finished = seed_group_game(data)
+    seed_won_games(data, [["Ann", "dee", "Cid", "Bob"]])  # typed small, held by no phone
+    with GameStore(data) as store:
+        games = [(s.id, list(s.players)) for s in store.list_games()]
+    FolderGroups(data).add_games(group_id, games)
+    server = start_server(data_dir=data)
+    page = phone.page
+    as_phone(page, KEEPER)
+    open_app(page, f"{server.url}statistics?group={group_id}", first_text="2 games counted")
+    page.get_by_label("Rename Dee", exact=True).click()
+    box = page.get_by_role("textbox", name="New name")
+    box.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("Deirdre", delay=30)
+    expect(box).to_have_value("Deirdre")
+    page.get_by_role("button", name="Rename", exact=True).click()
+    see(page, "Dee is now Deirdre in 2 games.")
+    see(page, "Deirdre")
+    page.wait_for_timeout(400)
+    screenshot(page, f"second-night-renamed-{phone.tag}")
+    open_app(page, f"{server.url}group/{group_id}", first_text="Friday bish")
+    expect(page.get_by_role("button", name="Deirdre", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Dee", exact=True)).to_have_count(0)
+    assert "Deirdre" in FolderGroups(data).get(group_id).members
+    # A phone that keeps no group has no pencil on the group's statistics.
+    other = page.context.browser.new_context().new_page() if page.context.browser else None
+    assert other is not None
+    open_app(other, f"{server.url}statistics?group={group_id}", first_text="2 games counted")
+    expect(other.get_by_label("Rename Ann", exact=True)).to_have_count(0)
+    other.context.close()
