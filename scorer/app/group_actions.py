@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 from scorer.app.actions import NextGame, TableActions
 from scorer.app.group_access import get_groups
 from scorer.groups.model import BadGroup, Group, check_id, member_key
-from scorer.groups.service import Groups
+from scorer.groups.service import Groups, Keeper
 from scorer.rights.limiter import RateWindow
 from scorer.stats.renaming import RenameResult, rename_player
 from scorer.store.errors import StoreError
@@ -151,9 +151,24 @@ class GroupActions:
         self.get(group_id)  # an unknown group is said as such, not as a wrong code
         self.groups.enter_code(group_id, self._known(), self.address, code)
 
-    def new_code(self, group_id: str) -> str:
+    def new_code(self, group_id: str, end_others: bool = False) -> str:
+        """A new keeper code; with `end_others`, the other phones stop keeping the group."""
         self._require(group_id)
-        return self.groups.new_code(group_id, self._known())
+        return self.groups.new_code(group_id, self._known(), end_others)
+
+    def keepers(self, group_id: str) -> list[Keeper]:
+        """The phones keeping the group (a keeper's to see: NotKeeper else)."""
+        self.groups.get(group_id)
+        return self.groups.keepers(group_id, self.actions.device)
+
+    def remove_keeper(self, group_id: str, mark: str) -> None:
+        self.groups.get(group_id)
+        self.groups.remove_keeper(group_id, self.actions.device, mark)
+
+    def remove_member(self, group_id: str, name: str) -> Group:
+        """A member leaves the group's list; their past games stay."""
+        self._require(group_id)
+        return self.groups.remove_member(group_id, name)
 
     def add_member(self, group_id: str, name: str) -> Group:
         self._require(group_id)

@@ -105,6 +105,8 @@ ROUTES: list[tuple[str, Builder]] = [
      lambda ctx, p, _q: _rated("group_one", "fair_teams_view")(ctx, p["group"])),
     (r"/group/(?P<group>[^/]{1,64})/games",
      lambda ctx, p, _q: _rated("group_one", "group_games_view")(ctx, p["group"])),
+    (r"/group/(?P<group>[^/]{1,64})/people",
+     lambda ctx, p, _q: _rated("group_one", "people_view")(ctx, p["group"])),
     (r"/host", lambda ctx, _p, _q: _view("table_code", "host_view")(ctx)),
     (rf"/game/{GAME}", lambda ctx, p, _q: _view("sheet", "sheet_view")(ctx, p["gid"])),
     (rf"/game/{GAME}/hand",

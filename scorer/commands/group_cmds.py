@@ -64,6 +64,8 @@ def register(sub: Any) -> None:
     code = cmds.add_parser("code", parents=[data_dir_option()],
                            help="a new keeper code for a group (the old one stops working)")
     code.add_argument("group", metavar="GROUP")
+    code.add_argument("--end-others", action="store_true",
+                      help="also end the rights of every phone that keeps the group now")
     code.set_defaults(run=reports_no_store(run_code))
 
 
@@ -155,8 +157,9 @@ def run_list(args: argparse.Namespace) -> int:
 def run_code(args: argparse.Namespace) -> int:
     def act(_store: GameStore, groups: Groups) -> str:
         group = groups.find(args.group)
-        code = groups.new_code(group.id, None)
+        code = groups.new_code(group.id, None, end_others=args.end_others)
+        ended = " No phone keeps the group now." if args.end_others else ""
         return for_terminal(f"New keeper code of {group.name}: {code[:4]} {code[4:]} "
-                            "(shown only now; the old one no longer works).")
+                            f"(shown only now; the old one no longer works).{ended}")
 
     return _changing(args, "tarabish group code", act)

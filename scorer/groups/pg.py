@@ -8,6 +8,7 @@ group at once each see the other's change.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -102,6 +103,17 @@ class PgGroups(Groups):
             rows = conn.execute("SELECT group_id FROM group_keepers WHERE device = %s",
                                 (device,)).fetchall()
         return {row[0] for row in rows}
+
+    def _keepers(self, group_id: str) -> dict[str, datetime]:
+        with self.db.connection() as conn:
+            rows = conn.execute("SELECT device, seen FROM group_keepers WHERE group_id = %s",
+                                (group_id,)).fetchall()
+        return {row[0]: row[1] for row in rows}
+
+    def _drop_keepers(self, group_id: str, keep: set[str]) -> None:
+        with self.db.connection() as conn:
+            conn.execute("DELETE FROM group_keepers WHERE group_id = %s"
+                         " AND NOT (device = ANY(%s))", (group_id, sorted(keep)))
 
     def _add_keeper(self, group_id: str, device: str) -> None:
         with self.db.connection() as conn:

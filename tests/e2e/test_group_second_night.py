@@ -252,3 +252,38 @@ def test_the_keeper_renames_a_member_from_the_groups_statistics(
     open_app(other, f"{server.url}statistics?group={group_id}", first_text="2 games counted")
     expect(other.get_by_label("Rename Ann", exact=True)).to_have_count(0)
     other.context.close()
+
+
+@every_phone
+def test_a_keeper_takes_a_member_out_and_removes_a_phone(
+    phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
+    screenshot: Callable[[Page, str], Path], tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    group_id, finished = seed_group_game(data)
+    groups = FolderGroups(data)
+    groups.add_member(group_id, "Eve")
+    code = groups.new_code(group_id, None)
+    groups.enter_code(group_id, TABLE, "10.0.0.2", code)  # a second phone keeps it too
+    server = start_server(data_dir=data)
+    page = phone.page
+    as_phone(page, KEEPER)
+    open_app(page, f"{server.url}group/{group_id}", first_text="Friday bish")
+    tap(page, "Members and phones")
+    see(page, "Phones that keep the group")
+    see(page, re.compile(r"^This phone\s+keeper since "))
+    see(page, re.compile(r"^Phone 2\s+keeper since "))
+    page.wait_for_timeout(400)
+    screenshot(page, f"second-night-people-{phone.tag}")
+    page.get_by_label("Take Eve out", exact=True).click()
+    see(page, "Take Eve out?")
+    page.get_by_role("button", name="Take out", exact=True).click()
+    see(page, "Eve is no longer a member.")
+    expect(page.get_by_label("Take Eve out", exact=True)).to_have_count(0)
+    page.get_by_label("Remove phone 2", exact=True).click()
+    page.get_by_role("button", name="Remove", exact=True).click()
+    see(page, "Phone 2 no longer keeps the group.")
+    after = FolderGroups(data)
+    assert "Eve" not in after.get(group_id).members
+    assert finished in after.get(group_id).games
+    assert not after.holds(group_id, TABLE) and after.holds(group_id, KEEPER)

@@ -112,6 +112,8 @@ class GroupPage:
             ft.Row([member, ft.OutlinedButton("Add", height=56,
                                               on_click=lambda _e: self.add_member(member))],
                    vertical_alignment=ft.CrossAxisAlignment.START),
+            ft.Row([big_button("Members and phones", lambda _e: self.ctx.go(people_route(gid)),
+                               icon=ft.Icons.GROUPS, primary=False)]),
             ft.Row([big_button("New keeper code", lambda _e: self.confirm_new_code(),
                                icon=ft.Icons.DIALPAD, primary=False)]),
         ]
@@ -123,24 +125,34 @@ class GroupPage:
             self.ctx.router_refresh()
 
     def confirm_new_code(self) -> None:
+        end_others = ft.Checkbox(label="Also end the rights of the other phones that keep "
+                                 "the group", value=False, label_style=ft.TextStyle(size=16))
+
         def yes(_e: object) -> None:
             self.ctx.page.pop_dialog()
-            self.new_code()
+            self.new_code(bool(end_others.value))
 
         self.ctx.page.show_dialog(ft.AlertDialog(
             title=ft.Text("New keeper code?", size=20),
-            content=ft.Text("The old code stops working. Phones that keep the group now "
-                            "still do.", size=16),
+            content=ft.Column([
+                ft.Text("The old code stops working. Phones that keep the group now still "
+                        "do, unless you tick this:", size=16),
+                end_others], tight=True, spacing=8),
+            scrollable=True,
             actions=[ft.TextButton("Cancel", on_click=lambda _e: self.ctx.page.pop_dialog()),
                      ft.FilledButton("New code", on_click=yes)]))
 
-    def new_code(self) -> None:
+    def new_code(self, end_others: bool = False) -> None:
         try:
-            code = self.actions.new_code(self.group.id)
+            code = self.actions.new_code(self.group.id, end_others)
         except (ValueError, StoreError) as exc:
             self.ctx.toast(str(exc), error=True)
             return
         self.extra.controls = code_panel(self.ctx, self.group, code, made=False)
+        if end_others:
+            self.extra.controls.append(ft.Text(
+                "The other phones no longer keep the group.", size=16,
+                weight=ft.FontWeight.W_600))
         update_shown(self.extra)
 
     def members_part(self) -> ft.Control:
@@ -196,6 +208,10 @@ class GroupPage:
                             f"{self.group.name}. The game itself is kept.", size=16),
             actions=[ft.TextButton("Cancel", on_click=lambda _e: self.ctx.page.pop_dialog()),
                      ft.FilledButton("Take out", on_click=yes)]))
+
+
+def people_route(group_id: str) -> str:
+    return f"/group/{group_id}/people"
 
 
 def teams_route(group_id: str) -> str:
@@ -278,3 +294,76 @@ def group_games_view(ctx: AppContext, group_id: str) -> ft.View:
     page = GroupPage(ctx, group)
     return screen(route, app_bar(ctx, group.name, back_to=f"/group/{group.id}"),
                   [page.games_part(page.actions.games(group), every=True)])
+
+
+def people_view(ctx: AppContext, group_id: str) -> ft.View:
+    """A keeper's screen of who belongs: take a member out (their games stay), see the
+    phones that keep the group and end one's rights. Each change checked on the server."""
+    route = people_route(group_id)
+    group = _group(ctx, group_id)
+    if group is None:
+        return message_view(ctx, route, "No such group", NO_GROUP)
+    actions = group_actions(ctx)
+    bar = app_bar(ctx, "Members and phones", back_to=f"/group/{group.id}")
+    try:
+        keepers = actions.keepers(group.id)
+    except StoreError:  # NotKeeper: nothing of the keepers is shown
+        return screen(route, bar, [notice("Only the group's keeper can change it: enter the "
+                                          "keeper code on the group's page first.", error=True)])
+
+    def confirm(title: str, words: str, button: str, do: Callable[[], object],
+                done: str) -> None:
+        def yes(_e: object) -> None:
+            ctx.page.pop_dialog()
+            try:
+                do()
+            except (ValueError, StoreError) as exc:
+                ctx.toast(str(exc), error=True)
+                return
+            ctx.toast(done)
+            ctx.router_refresh()
+
+        ctx.page.show_dialog(ft.AlertDialog(
+            title=ft.Text(title, size=20), content=ft.Text(words, size=16),
+            actions=[ft.TextButton("Cancel", on_click=lambda _e: ctx.page.pop_dialog()),
+                     ft.FilledButton(button, on_click=yes)]))
+
+    def row(words: str, tooltip: str, on_click: Callable[[], None]) -> ft.Control:
+        first, _, more = words.partition("\n")
+        return ft.Container(
+            content=ft.Row([ft.Text(first, size=17, weight=ft.FontWeight.W_600, expand=True,
+                                    spans=[ft.TextSpan(f"\n{more}", style=ft.TextStyle(
+                                        size=14, weight=ft.FontWeight.NORMAL))] if more else None),
+                            ft.IconButton(ft.Icons.CLOSE, tooltip=tooltip, icon_size=26,
+                                          on_click=lambda _e: on_click())], spacing=4),
+            bgcolor=ft.Colors.SURFACE_CONTAINER_LOW, border_radius=ft.BorderRadius.all(12),
+            padding=ft.Padding.only(left=14, right=4, top=4, bottom=4))
+
+    members = [row(name, f"Take {name} out",
+                   lambda n=name: confirm(
+                       f"Take {n} out?",
+                       f"{n} leaves the members of {group.name}. Their past games stay in the "
+                       "group; a game they play for it later makes them a member again.",
+                       "Take out", lambda: actions.remove_member(group.id, n),
+                       f"{n} is no longer a member."))
+               for name in sorted(group.members, key=str.casefold)]
+    phones: list[ft.Control] = []
+    for number, keeper in enumerate(keepers, 1):
+        who = "This phone" if keeper.this_phone else f"Phone {number}"
+        phones.append(row(
+            f"{who}\nkeeper since {keeper.since.strftime('%d %b %Y')}",
+            f"Remove {who.lower()}",
+            lambda k=keeper, w=who: confirm(
+                f"Remove {w.lower()}?",
+                (f"{w} can no longer change {group.name}" + (
+                    ": this phone too." if k.this_phone else ".")
+                 + " Entering the keeper code gives the right back."),
+                "Remove", lambda: actions.remove_keeper(group.id, k.mark),
+                f"{w} no longer keeps the group.")))
+    return screen(route, bar, [
+        ft.Text(group.name, size=20, weight=ft.FontWeight.BOLD),
+        section("Members", *(members or [ft.Text("No members.", size=16)]),
+                note="Taking a member out keeps their games in the group."),
+        section("Phones that keep the group", *phones,
+                note="A new keeper code can also end every other phone's rights."),
+    ])
