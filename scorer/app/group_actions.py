@@ -37,8 +37,11 @@ class TooManyGroups(StoreError):
 
     def __init__(self, seconds: float) -> None:
         minutes = max(1, round(seconds / 60))
-        super().__init__(f"This phone has made {GROUPS_PER_HOUR} groups in the last hour: "
-                         f"wait {minutes} min before making another one.")
+        # Counted per address (a new phone token buys no new groups), so say so: the
+        # other phones on this Wi-Fi share the count.
+        super().__init__(f"{GROUPS_PER_HOUR} groups were made from this address (this "
+                         f"Wi-Fi or network) in the last hour: wait {minutes} min before "
+                         "making another one.")
 
 
 _of_game: tuple[tuple[int, int, int, int], dict[str, Group]] | None = None

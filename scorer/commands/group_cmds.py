@@ -22,6 +22,7 @@ from scorer.commands.common import (
 )
 from scorer.groups.service import Groups
 from scorer.groups.stores import groups_for
+from scorer.handoff.local_import import EXIT_NOT_SAVED, HandOffFailed
 from scorer.store import GameStore, StoreError
 from scorer.store.folder_lock import FolderBusy
 from scorer.text.terminal import for_terminal, json_for_terminal, one_line
@@ -69,17 +70,30 @@ def register(sub: Any) -> None:
     code.set_defaults(run=reports_no_store(run_code))
 
 
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
 class _Said(Exception):
     """The command has printed why it stopped (bad input)."""
 
 
 def _changing(args: argparse.Namespace, what: str,
-              act: Callable[[GameStore, Groups], str]) -> int:
+              act: Callable[[GameStore, Groups], str],
+              handed: Callable[[FolderBusy], str] | None = None) -> int:
     """Run `act` on the groups with the folder held for writing; print what it returns.
+    A folder held by the table server goes to `handed` (the server does it), if given.
     A busy folder or a refusal is one line on stderr."""
     try:
         store = open_for_writing(args, what)
     except FolderBusy as busy:
+        if handed is not None and busy.holder is not None and busy.holder.key is not None:
+            try:
+                print(handed(busy))
+            except HandOffFailed as failed:
+                print(f"tarabish: {one_line(str(failed))}", file=sys.stderr)
+                return EXIT_BAD_INPUT if failed.exit_code == EXIT_NOT_SAVED else EXIT_FAILED
+            return EXIT_OK
         print(f"tarabish: {busy}", file=sys.stderr)
         print("Groups are changed by one program at a time: stop the server first, or "
               "change the group on its page.", file=sys.stderr)
@@ -97,16 +111,30 @@ def _changing(args: argparse.Namespace, what: str,
 
 
 def run_new(args: argparse.Namespace) -> int:
+    def said(contract: dict[str, Any], code: str) -> str:
+        if args.json:
+            return json_for_terminal(json.dumps({**contract, "keeper_code": code},
+                                                ensure_ascii=False, indent=2))
+        return for_terminal(f"Made the group {contract['name']} ({contract['id']}). Keeper "
+                            f"code: {code[:4]} {code[4:]} (shown only now: a phone that "
+                            "enters it can change the group).")
+
     def act(_store: GameStore, groups: Groups) -> str:
         group, code = groups.create(args.name, members=args.member)
-        if args.json:
-            return json_for_terminal(json.dumps({**group.contract(), "keeper_code": code},
-                                                ensure_ascii=False, indent=2))
-        return for_terminal(f"Made the group {group.name} ({group.id}). Keeper code: "
-                            f"{code[:4]} {code[4:]} (shown only now: a phone that enters "
-                            "it can change the group).")
+        return said(group.contract(), code)
 
-    return _changing(args, "tarabish group new", act)
+    def handed(busy: FolderBusy) -> str:
+        """The server holds the folder: it makes the group, as it imports games."""
+        from scorer.handoff.local_import import GROUP_PATH, post_to_server
+
+        answer = post_to_server(busy, GROUP_PATH, {"name": args.name, "members": args.member},
+                                "the group", "made")
+        contract, code = answer.get("group"), answer.get("code")
+        if not (isinstance(contract, dict) and isinstance(code, str)):
+            raise HandOffFailed(f"{busy} It gave an answer this version does not understand.")
+        return said(contract, code)
+
+    return _changing(args, "tarabish group new", act, handed)
 
 
 def run_add(args: argparse.Namespace) -> int:
@@ -120,9 +148,8 @@ def run_add(args: argparse.Namespace) -> int:
             games.append((game_id, tuple(store.get_game(game_id).doc["players"])))
         after = groups.add_games(group.id, games)
         joined = len(after.games) - len(group.games)
-        return for_terminal(f"{after.name}: {joined} game{'' if joined == 1 else 's'} "
-                            f"added, {len(after.games)} in all, {len(after.members)} "
-                            "members.")
+        return for_terminal(f"{after.name}: {plural(joined, 'game')} added, "
+                            f"{len(after.games)} in all, {plural(len(after.members), 'member')}.")
 
     return _changing(args, "tarabish group add", act)
 
@@ -149,8 +176,8 @@ def run_list(args: argparse.Namespace) -> int:
     if not found:
         print("No groups yet: make one with tarabish group new NAME.")
     for g in found:
-        print(for_terminal(f"{g.id}  {g.name}: {len(g.members)} members, "
-                           f"{len(g.games)} games"))
+        print(for_terminal(f"{g.id}  {g.name}: {plural(len(g.members), 'member')}, "
+                           f"{plural(len(g.games), 'game')}"))
     return EXIT_OK
 
 

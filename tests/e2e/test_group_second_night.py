@@ -287,3 +287,118 @@ def test_a_keeper_takes_a_member_out_and_removes_a_phone(
     assert "Eve" not in after.get(group_id).members
     assert finished in after.get(group_id).games
     assert not after.holds(group_id, TABLE) and after.holds(group_id, KEEPER)
+
+
+LONG = ["Mary Catherine MacDonald", "Angus Ronald MacNeil", "Flora Bell MacIsaac",
+        "John Archie Gillis"]
+LONG_GROUP = "Margaree Legion Friday Night League"
+MARK_SHOWN = """() => [...document.querySelectorAll("#board tbody td.who")]
+  .filter((td) => td.getClientRects().length).map((td) => {
+    const mark = td.querySelector(".prov"), cell = td.getBoundingClientRect();
+    const r = mark ? mark.getBoundingClientRect() : null;
+    return {name: td.textContent, marked: !!mark,
+            whole: !!r && r.width > 0 && r.left >= cell.left - 0.5 && r.right <= cell.right + 0.5};
+  })"""
+
+
+def seed_long_names(data: Path) -> tuple[str, str]:
+    """A group with a long name and one finished game of four long names (held by
+    TABLE's phone); (group id, game id)."""
+    seed_won_games(data, [LONG])
+    with GameStore(data) as store:
+        game = store.list_games()[0]
+    get_rights(data).start(game.id, TABLE)
+    groups = FolderGroups(data)
+    group, _code = groups.create(LONG_GROUP)
+    groups.add_games(group.id, [(game.id, list(game.players))])
+    return group.id, game.id
+
+
+@every_phone
+def test_long_names_wrap_or_end_in_an_ellipsis_and_keep_their_marks(
+    phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
+    screenshot: Callable[[Page, str], Path], tmp_path: Path,
+) -> None:
+    from fits import assert_fits
+
+    data = tmp_path / "data"
+    group_id, _game_id = seed_long_names(data)
+    server = start_server(data_dir=data)
+    page = phone.page
+    as_phone(page, TABLE)
+    open_app(page, f"{server.url}group/{group_id}", first_text=LONG_GROUP)
+    assert_fits(page, [LONG_GROUP])  # the title wraps, whole
+    row = page.get_by_role("button", name=re.compile(r"^Mary Catherine MacDonald & "))
+    expect(row).to_contain_text(re.compile(r"\d+–\d+ · finished · \d\d \w{3}"))
+    box = row.bounding_box()
+    # Room for two lines of names and the line of score and date (a fixed 64 px row
+    # hid the score under the names).
+    assert box is not None and box["height"] >= 3 * 20 + 12, box
+    assert box["x"] + box["width"] <= phone.width
+    page.wait_for_timeout(400)
+    screenshot(page, f"second-night-long-group-{phone.tag}")
+    row.click()
+    see(page, "Score sheet")
+    counts = f"Counts for {LONG_GROUP}"
+    expect(page.get_by_role("button", name=counts)).to_be_visible()
+    assert_fits(page, [counts])
+    page.wait_for_timeout(400)
+    screenshot(page, f"second-night-long-sheet-{phone.tag}")
+    board = page.context.new_page()
+    board.set_viewport_size(page.viewport_size or {"width": phone.width, "height": 640})
+    for size in ({"width": 1280, "height": 720}, page.viewport_size):
+        assert size is not None
+        board.set_viewport_size(size)
+        board.goto(f"{server.url}leaderboard?group={group_id}")
+        expect(board.locator("#title")).to_have_text(LONG_GROUP)
+        expect(board.locator("#board tbody td.who").first).to_contain_text("provisional")
+        shown = board.evaluate(MARK_SHOWN)
+        assert shown and all(r["marked"] and r["whole"] for r in shown), shown
+        screenshot(board, f"second-night-long-tv-{size['width']}-{phone.tag}")
+
+
+@every_phone
+def test_a_players_page_is_titled_as_the_group_writes_them(
+    phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
+    screenshot: Callable[[Page, str], Path], tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    group_id, _finished = seed_group_game(data)
+    server = start_server(data_dir=data)
+    page = phone.page
+    open_app(page, f"{server.url}player/ann?group={group_id}", first_text="With each partner")
+    expect(page.get_by_text("Ann", exact=True).first).to_be_visible()  # the title
+    expect(page.get_by_text("ann", exact=True)).to_have_count(0)
+    see(page, re.compile(r"^Over all seasons: 1 game, 1 win"))
+    expect(page.get_by_text(re.compile(r"^All games: "))).to_have_count(0)
+    page.wait_for_timeout(400)
+    screenshot(page, f"second-night-player-{phone.tag}")
+
+
+def test_group_new_beside_a_running_server_is_handed_to_it(
+    start_server: Callable[..., Any], tmp_path: Path,
+) -> None:
+    """`tarabish group new` while the table server holds the folder: the server makes
+    the group (as `tarabish import` hands it the games), and the code is printed once."""
+    import subprocess
+    import sys
+
+    data = tmp_path / "data"
+    data.mkdir(parents=True)
+    start_server(data_dir=data)
+
+    def cli(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "scorer.cli", *argv, "--data-dir",
+                               str(data)], capture_output=True, text=True, timeout=120)
+
+    made = cli("group", "new", "Friday bish", "--member", "Ann")
+    assert made.returncode == 0, made.stderr
+    code = re.search(r"Keeper code: (\d{4}) (\d{4})", made.stdout)
+    assert code, made.stdout
+    group = FolderGroups(data).find("Friday bish")
+    assert group.members == ("Ann",)
+    FolderGroups(data).enter_code(group.id, "a-phone-token-000000001", "10.0.0.4",
+                                  f"{code.group(1)} {code.group(2)}")
+    twice = cli("group", "new", "friday BISH")
+    assert twice.returncode == 2 and "already a group named" in twice.stderr
+    assert twice.stderr.count("\n") == 1

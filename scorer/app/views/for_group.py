@@ -121,7 +121,9 @@ def group_of_game(ctx: AppContext, game_id: str) -> tuple[str, str] | None:
 
 def group_link(ctx: AppContext, group_id: str, name: str) -> ft.Control:
     """`Counts for Friday bish`, a tap to the group's page."""
+    # Two lines at most, then "…": a long name is never cut off without a sign.
     return ft.TextButton(
-        content=ft.Text(f"Counts for {name}", size=15, weight=ft.FontWeight.W_600),
-        icon=ft.Icons.GROUPS, height=40,
+        content=ft.Text(f"Counts for {name}", size=15, weight=ft.FontWeight.W_600,
+                        max_lines=2, overflow=ft.TextOverflow.ELLIPSIS),
+        icon=ft.Icons.GROUPS,
         on_click=lambda _e: ctx.go(f"/group/{group_id}"))

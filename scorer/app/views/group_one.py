@@ -31,12 +31,33 @@ KEEPER_INTRO = "The code shown once when the group was made, or given a new code
 
 def game_line(summary: GameSummary) -> str:
     """`Ann & Cid vs Bob & Dee · 320–250 · finished`."""
+    names, score = game_lines(summary)
+    return f"{names}\n{score}"
+
+
+def game_lines(summary: GameSummary) -> tuple[str, str]:
+    """The table (`Ann & Cid vs Bob & Dee`) and its state (`320–250 · finished · 28 Nov`)."""
     p = summary.players
     state = ("finished" if summary.finished else
              plural(summary.hand_count, "hand") if summary.hand_count else "no hands yet")
-    return (f"{p[0]} & {p[2]} vs {p[1]} & {p[3]}\n"
+    return (f"{p[0]} & {p[2]} vs {p[1]} & {p[3]}",
             f"{summary.totals[0]}–{summary.totals[1]} · {state} · "
             f"{summary.created.strftime('%d %b')}")
+
+
+def game_button(summary: GameSummary, on_click: Callable[[ft.Event[ft.OutlinedButton]], None]
+                ) -> ft.Control:
+    """A game as one tap: its names on two lines at most (then "…"), and its score and
+    date on a line of their own, never pushed out by long names."""
+    names, score = game_lines(summary)
+    return ft.OutlinedButton(
+        content=ft.Container(ft.Column([
+            ft.Text(names, size=16, weight=ft.FontWeight.W_600, max_lines=2,
+                    overflow=ft.TextOverflow.ELLIPSIS, text_align=ft.TextAlign.CENTER),
+            ft.Text(score, size=15, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)],
+            spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+            padding=ft.Padding.symmetric(vertical=8)),
+        expand=True, on_click=on_click)
 
 
 class GroupPage:
@@ -120,9 +141,13 @@ class GroupPage:
 
     def add_member(self, field: ft.TextField) -> None:
         name = field.value or ""
-        if self.act(lambda: self.actions.add_member(self.group.id, name),
-                    f"{name.strip()} is a member."):
-            self.ctx.router_refresh()
+        try:
+            after = self.actions.add_member(self.group.id, name)
+        except (ValueError, StoreError) as exc:
+            self.ctx.toast(str(exc), error=True)
+            return
+        self.ctx.toast(member_added(self.group, after, name))
+        self.ctx.router_refresh()
 
     def confirm_new_code(self) -> None:
         end_others = ft.Checkbox(label="Also end the rights of the other phones that keep "
@@ -185,9 +210,7 @@ class GroupPage:
         return section("Games", *rows, note=note)
 
     def game_row(self, summary: GameSummary) -> ft.Control:
-        open_it = ft.OutlinedButton(
-            content=ft.Text(game_line(summary), size=16, weight=ft.FontWeight.W_600),
-            height=64, expand=True, on_click=lambda _e: self.ctx.go(f"/game/{summary.id}"))
+        open_it = game_button(summary, lambda _e: self.ctx.go(f"/game/{summary.id}"))
         if not self.keeper:
             return ft.Row([open_it])
         return ft.Row([open_it, ft.IconButton(
@@ -208,6 +231,16 @@ class GroupPage:
                             f"{self.group.name}. The game itself is kept.", size=16),
             actions=[ft.TextButton("Cancel", on_click=lambda _e: self.ctx.page.pop_dialog()),
                      ft.FilledButton("Take out", on_click=yes)]))
+
+
+def member_added(before: Group, after: Group, typed: str) -> str:
+    """What adding `typed` did, with the member's own spelling: "ann" is Ann."""
+    member = after.member(typed) or typed.strip()
+    if before.member(typed) is None:
+        return f"{member} is a member now."
+    if member != " ".join(typed.split()):
+        return f"{member} is already a member (you typed {typed.strip()})."
+    return f"{member} is already a member."
 
 
 def people_route(group_id: str) -> str:
@@ -231,7 +264,9 @@ def group_one_view(ctx: AppContext, group_id: str) -> ft.View:
     if group is None:
         return message_view(ctx, route, "No such group", NO_GROUP)
     page = GroupPage(ctx, group)
-    return screen(route, app_bar(ctx, group.name, back_to="/groups"), page.controls())
+    # A long name wraps in the page's own title; the bar would cut it.
+    return screen(route, app_bar(ctx, "Group", back_to="/groups"), [
+        ft.Text(group.name, size=22, weight=ft.FontWeight.BOLD), *page.controls()])
 
 
 def add_game_view(ctx: AppContext, group_id: str) -> ft.View:
@@ -260,9 +295,7 @@ def add_game_view(ctx: AppContext, group_id: str) -> ft.View:
     body: list[ft.Control] = [ft.Text(f"Tap a game to count it for {group.name}.", size=16)]
     if not shown:
         body.append(ft.Text("Every game here is in the group already.", size=16))
-    body.extend(ft.Row([ft.OutlinedButton(
-        content=ft.Text(game_line(s), size=16, weight=ft.FontWeight.W_600), height=64,
-        expand=True, on_click=lambda _e, gid=s.id: add(gid))]) for s in shown)
+    body.extend(ft.Row([game_button(s, lambda _e, gid=s.id: add(gid))]) for s in shown)
     if more:
         body.append(ft.Text(f"The newest {len(shown)} games are listed; {more} older ones "
                             "are not. Add those with the command line: tarabish group add.",
