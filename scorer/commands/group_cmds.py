@@ -16,15 +16,16 @@ from scorer.commands.common import (
     EXIT_OK,
     data_dir_option,
     find_game,
+    groups_of,
     open_for_writing,
     open_store,
     reports_no_store,
 )
-from scorer.groups.service import Groups
-from scorer.groups.stores import groups_for
+from scorer.groups.ports import GroupsPort
 from scorer.handoff.local_import import EXIT_NOT_SAVED, HandOffFailed
-from scorer.store import GameStore, StoreError
+from scorer.store import StoreError
 from scorer.store.folder_lock import FolderBusy
+from scorer.store.ports import GamesPort
 from scorer.text.terminal import for_terminal, json_for_terminal, one_line
 
 
@@ -79,7 +80,7 @@ class _Said(Exception):
 
 
 def _changing(args: argparse.Namespace, what: str,
-              act: Callable[[GameStore, Groups], str],
+              act: Callable[[GamesPort, GroupsPort], str],
               handed: Callable[[FolderBusy], str] | None = None) -> int:
     """Run `act` on the groups with the folder held for writing; print what it returns.
     A folder held by the table server goes to `handed` (the server does it), if given.
@@ -100,7 +101,7 @@ def _changing(args: argparse.Namespace, what: str,
         return EXIT_FAILED
     with store:
         try:
-            said = act(store, groups_for(store))
+            said = act(store, groups_of(store))
         except StoreError as exc:
             print(f"tarabish: {one_line(str(exc))}", file=sys.stderr)
             return EXIT_BAD_INPUT
@@ -119,7 +120,7 @@ def run_new(args: argparse.Namespace) -> int:
                             f"code: {code[:4]} {code[4:]} (shown only now: a phone that "
                             "enters it can change the group).")
 
-    def act(_store: GameStore, groups: Groups) -> str:
+    def act(_store: GamesPort, groups: GroupsPort) -> str:
         group, code = groups.create(args.name, members=args.member)
         return said(group.contract(), code)
 
@@ -138,7 +139,7 @@ def run_new(args: argparse.Namespace) -> int:
 
 
 def run_add(args: argparse.Namespace) -> int:
-    def act(store: GameStore, groups: Groups) -> str:
+    def act(store: GamesPort, groups: GroupsPort) -> str:
         group = groups.find(args.group)
         games: list[tuple[str, tuple[str, ...]]] = []
         for prefix in args.games:
@@ -155,7 +156,7 @@ def run_add(args: argparse.Namespace) -> int:
 
 
 def run_remove(args: argparse.Namespace) -> int:
-    def act(_store: GameStore, groups: Groups) -> str:
+    def act(_store: GamesPort, groups: GroupsPort) -> str:
         group = groups.find(args.group)
         game_id = next((g for g in group.games if g.startswith(args.game.strip().lower())),
                        args.game)
@@ -168,7 +169,7 @@ def run_remove(args: argparse.Namespace) -> int:
 
 def run_list(args: argparse.Namespace) -> int:
     with open_store(args) as store:
-        found = groups_for(store).list_groups()
+        found = groups_of(store).list_groups()
     if args.json:
         print(json_for_terminal(json.dumps([g.contract() for g in found], ensure_ascii=False,
                                            indent=2)))
@@ -182,7 +183,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_code(args: argparse.Namespace) -> int:
-    def act(_store: GameStore, groups: Groups) -> str:
+    def act(_store: GamesPort, groups: GroupsPort) -> str:
         group = groups.find(args.group)
         code = groups.new_code(group.id, None, end_others=args.end_others)
         ended = " No phone keeps the group now." if args.end_others else ""

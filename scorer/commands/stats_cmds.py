@@ -117,10 +117,10 @@ def run_rename(args: argparse.Namespace) -> int:
 def _rename_in_group(store: Any, args: argparse.Namespace) -> RenameResult:
     """`--group`: the member renamed in the group's games and its list, as a keeper's
     phone does it (`GroupActions.rename_member`); RenameError if it cannot be."""
+    from scorer.commands.common import groups_of
     from scorer.groups.model import member_key
-    from scorer.groups.stores import groups_for
 
-    groups = groups_for(store)
+    groups = groups_of(store)
     try:
         group = groups.find(args.group)
     except StoreError as e:
@@ -131,7 +131,7 @@ def _rename_in_group(store: Any, args: argparse.Namespace) -> RenameResult:
     key = member_key(args.old)
     sat = any(s.id in held and any(member_key(p) == key for p in s.players)
               for s in store.list_games())
-    result = (rename_player(store, args.old, args.new, by="the command line", within=held)
+    result = (rename_player(store, args.old, args.new, by="the command line", among=sorted(held))
               if sat else RenameResult())
     try:
         groups.rename_member(group.id, args.old, args.new)

@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import re
 import secrets
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
@@ -24,6 +25,15 @@ MAX_KEEPERS: Final = 20
 """Phones kept as a group's keepers; the one not seen longest goes first."""
 CODE_DIGITS: Final = 8
 _ID_RE: Final = re.compile(r"^[0-9a-f]{8}$")
+
+
+@dataclass(frozen=True)
+class Keeper:
+    """A phone keeping a group, as another keeper sees it."""
+
+    mark: str
+    since: datetime
+    this_phone: bool
 
 
 class GroupNotFound(StoreError):

@@ -20,6 +20,12 @@ TABLE = "table-phone-token-000001"
 STRANGER = "stranger-token-000000001"
 
 
+
+def seat(store: AnyStore, group_id: str, game_id: str) -> None:
+    """The game joins the group (seeded as the store's own groups would have it)."""
+    get_groups(store).add_games(group_id, [(game_id, store.get_game(game_id).doc["players"])])
+
+
 def finished_group_game(store: AnyStore) -> tuple[str, str]:
     """A group "Friday bish" and a finished game of it, started on TABLE's phone (which
     does not keep the group); (group id, game id)."""
@@ -27,7 +33,7 @@ def finished_group_game(store: AnyStore) -> tuple[str, str]:
     keeper = phone(store, KEEPER, f"10.9.{secrets.randbelow(250)}.{secrets.randbelow(250)}")
     group, _code = keeper.create("Friday bish")
     played = phone(store, TABLE).actions.create_game({**doc(), "hands": WON})
-    keeper.add_game(group.id, played.id)
+    seat(store, group.id, played.id)
     return group.id, played.id
 
 

@@ -30,6 +30,12 @@ STRANGER = "stranger-token-000000001"
 SEATS = [["Ann", "Bob", "Cid", "Dee"], ["Ann", "dee", "Cid", "Bob"], ["Dee", "Eve", "Ann", "Fay"]]
 
 
+
+def seat(store: AnyStore, group_id: str, game_id: str) -> None:
+    """The game joins the group (seeded as the store's own groups would have it)."""
+    get_groups(store).add_games(group_id, [(game_id, store.get_game(game_id).doc["players"])])
+
+
 def group_of_three(store: AnyStore) -> tuple[str, list[str], str]:
     """Three finished games of "Friday bish" started on TABLE's phone (one typed "dee"),
     and one game with Dee outside the group; (group id, its games, the outside game)."""
@@ -39,7 +45,7 @@ def group_of_three(store: AnyStore) -> tuple[str, list[str], str]:
     table = phone(store, TABLE)
     ids = [table.actions.create_game(game_doc(s, 0)).id for s in SEATS]
     for game_id in ids:
-        keeper.add_game(group.id, game_id)
+        seat(store, group.id, game_id)
     outside = table.actions.create_game(game_doc(["Dee", "Gus", "Hal", "Ivy"], 0)).id
     return group.id, ids, outside
 

@@ -9,6 +9,7 @@ from urllib.parse import quote, urlencode
 import flet as ft
 
 from scorer.app.context import AppContext
+from scorer.app.game_sight import visible_groups
 from scorer.app.group_access import get_groups
 from scorer.app.ratings_access import ALL_GAMES, SEASONS, community, rated_folder
 from scorer.app.theme import RADIUS
@@ -172,6 +173,12 @@ def board_row(ctx: AppContext, rank: int, row: BoardRow, season: str,
     )
 
 
+NO_GROUP_OF_THIS_PHONE = ("This phone keeps no group. A group's leaderboard opens from "
+                          "the address its keeper shares; a new group is made on Groups.")
+"""A community lists only the groups a phone keeps (SECURITY.md, "A server on the
+internet")."""
+
+
 def leaderboard_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
     season = season_of(query)
     route = "/ratings"
@@ -181,13 +188,13 @@ def leaderboard_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
         return _own_kind(no_group_view(ctx, route))
     gid = None if group is None else group.id
     bar = app_bar(ctx, "Leaderboard", back_to="/")
-    groups = get_groups(ctx.store).list_groups()
+    groups = visible_groups(ctx.store, ctx.actions.rights, ctx.actions.device)
     picking = query.get("pick") == "group"
     if picking or (group is None and community(ctx.store)):
         # Ann at one table is not Ann at another: a community's ratings are per group.
         first = ("Which games does the board count?" if picking else
                  "Pick a group to see its leaderboard." if groups else
-                 "No group yet. A group's keeper makes one on Groups.")
+                 NO_GROUP_OF_THIS_PHONE)
         body: list[ft.Control] = [ft.Text(first, size=17),
                                   *group_choices(ctx, groups, gid, season),
                                   groups_button(ctx)]
