@@ -39,7 +39,13 @@ from fastapi import FastAPI, Request, Response
 
 from scorer.app import CONFIG, FONTS
 from scorer.events.service import EventService
-from scorer.handoff.local_import import IMPORT_PATH, handle_import
+from scorer.handoff.local_import import (
+    GROUP_PATH,
+    IMPORT_PATH,
+    error_answer,
+    handle_import,
+    read_payload,
+)
 from scorer.machine.paths import resolve_data_dir
 from scorer.rights import RightsPort, get_rights
 from scorer.rights.service import HOST_CODE_DIGITS
@@ -191,6 +197,21 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
         return await handle_import(request, CONFIG.import_key, get_store, codes_for,
                                    joining_group)
 
+    @app.post(GROUP_PATH, include_in_schema=False)
+    async def group_command(request: Request) -> Response:
+        # `tarabish group new` while this server holds the data folder (the key from
+        # the lock file, as for import): the server makes the group and gives its code.
+        from fastapi.responses import JSONResponse
+
+        payload = await read_payload(request, CONFIG.import_key, "That request is too big.")
+        if not isinstance(payload, dict):
+            return payload
+        try:
+            made = await asyncio.to_thread(new_group, payload)
+        except (StoreError, ValueError) as exc:  # BadGroup, NotSaved...
+            return error_answer(400, str(exc))
+        return JSONResponse(made)
+
     @app.post(SEND_PATH, include_in_schema=False)
     async def send_from_phone(request: Request) -> Response:
         # A game kept on a phone alone, sent once it is online (scorer.web.send).
@@ -300,6 +321,20 @@ def joining_group(name: str) -> Callable[[list[tuple[str, tuple[str, ...]]]], No
         groups.add_games(group_id, games)
 
     return join
+
+
+def new_group(payload: dict[str, object]) -> dict[str, object]:
+    """A group made for `tarabish group new` handed to this server: its contract and its
+    keeper code (shown once, by the command)."""
+    from scorer.app.group_access import get_groups
+    from scorer.app.store_access import get_store
+
+    name, members = payload.get("name"), payload.get("members", [])
+    if not isinstance(name, str) or not (
+            isinstance(members, list) and all(isinstance(m, str) for m in members)):
+        raise ValueError("That is not a group's name and members: no group was made.")
+    group, code = get_groups(get_store()).create(name, members)
+    return {"group": group.contract(), "code": code}
 
 
 #: One compressed-bytes cache per process (build_app may be called again in tests).

@@ -11,13 +11,14 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from scorer.app.actions import TableActions
+from scorer.app.actions import NextGame, TableActions
 from scorer.app.game_sight import visible_groups
 from scorer.app.group_access import get_groups
 from scorer.backends import backends_of
-from scorer.groups.model import BadGroup, Group, check_id
+from scorer.groups.model import BadGroup, Group, Keeper, check_id, member_key
 from scorer.groups.ports import GroupsPort
 from scorer.rights.limiter import RateWindow
+from scorer.stats.renaming import RenameResult, rename_player
 from scorer.store.errors import StoreError
 from scorer.store.models import GameSummary, StoredGame
 
@@ -46,7 +47,7 @@ class TooManyGroups(StoreError):
 
     def __init__(self, seconds: float, network: bool = False) -> None:
         minutes = max(1, round(seconds / 60))
-        who = (f"Phones on this network have made {GROUPS_PER_ADDRESS_HOUR}" if network
+        who = (f"Phones on this Wi-Fi or network have made {GROUPS_PER_ADDRESS_HOUR}" if network
                else f"This phone has made {GROUPS_PER_HOUR}")
         super().__init__(f"{who} groups in the last hour: "
                          f"wait {minutes} min before making another one.")
@@ -171,13 +172,49 @@ class GroupActions:
         self.get(group_id)  # an unknown group is said as such, not as a wrong code
         self.groups.enter_code(group_id, self._known(), self.address, code)
 
-    def new_code(self, group_id: str) -> str:
+    def new_code(self, group_id: str, end_others: bool = False) -> str:
+        """A new keeper code; with `end_others`, the other phones stop keeping the group."""
         self._require(group_id)
-        return self.groups.new_code(group_id, self._known())
+        return self.groups.new_code(group_id, self._known(), end_others)
+
+    def keepers(self, group_id: str) -> list[Keeper]:
+        """The phones keeping the group (a keeper's to see: NotKeeper else)."""
+        self.groups.get(group_id)
+        return self.groups.keepers(group_id, self.actions.device)
+
+    def remove_keeper(self, group_id: str, mark: str) -> None:
+        self.groups.get(group_id)
+        self.groups.remove_keeper(group_id, self.actions.device, mark)
+
+    def remove_member(self, group_id: str, name: str) -> Group:
+        """A member leaves the group's list; their past games stay."""
+        self._require(group_id)
+        return self.groups.remove_member(group_id, name)
 
     def add_member(self, group_id: str, name: str) -> Group:
         self._require(group_id)
         return self.groups.add_member(group_id, name)
+
+    def rename_member(self, group_id: str, old: str, new: str) -> tuple[Group, RenameResult]:
+        """A keeper renames a member once, for the group: in every game of the group
+        (the keeper's right covers them, whoever holds their table codes) and in its
+        member list, spelt as typed. A name that is another member's merges the two.
+        Games outside the group are not touched."""
+        self._require(group_id)
+        group = self.groups.get(group_id)
+        if group.member(old) is None:
+            raise BadGroup(f"{old.strip()} is not a member of {group.name}.")
+        key = member_key(old)
+        sat = any(member_key(p) == key for s in self.games(group) for p in s.players)
+        # A member who has played no game yet is renamed in the list only (the list
+        # checks the new name as a game would).
+        result = RenameResult()
+        if sat:
+            result = rename_player(self.actions.ctx.store, old, new, by=self.actions.label(),
+                                   among=sorted(group.games))
+            for game_id in result.renamed:
+                self.actions.changed(game_id)
+        return self.groups.rename_member(group_id, old, new), result
 
     def add_game(self, group_id: str, game_id: str) -> Group:
         """A stored game joins the group (its players become members)."""
@@ -201,6 +238,40 @@ class GroupActions:
             raise BadGroup(f"The game is started, but it did not join the group: {exc}"
                            ) from None
         return stored
+
+    def will_follow(self, finished: str) -> Group | None:
+        """The group Play again's game will count for: the finished game's, if this phone
+        makes the table's next game (it holds the finished one) or keeps the group.
+        None: a game of no group, or a watcher's game of its own."""
+        group = self.group_of_game(finished)
+        if group is None:
+            return None
+        if self.actions.can_edit(finished) or self.keeps(group.id):
+            return group
+        return None
+
+    def play_again(self, finished: str, seen_revision: int, doc: dict[str, Any],
+                   count: bool = True) -> NextGame:
+        """Play again on a group's game: the next game joins the group, checked here at
+        the moment it is made (the finished game is in the group, and the new game is
+        the table's next one or this phone keeps the group). Only a keeper may say it
+        does not count (`count` False: NotKeeper otherwise, and no game is made)."""
+        group = self.group_of_game(finished)
+        if group is not None and not count:
+            self._require(group.id)
+        after = self.actions.play_again(finished, seen_revision, doc)
+        if group is None or not count or not after.made:
+            return after  # (not made: the phone that made it first decided)
+        tables_next = self.actions.next_game(finished) == after.game_id
+        if not (tables_next or self.keeps(group.id)):
+            return after  # a watcher's game of its own: it changes no group
+        stored = self.actions.ctx.store.get_game(after.game_id)
+        try:
+            self.groups.add_games(group.id, [(stored.id, _players(stored))])
+        except BadGroup as exc:  # the group is full: the game stands
+            raise BadGroup(f"The game is started, but it did not join the group: {exc}"
+                           ) from None
+        return after
 
 
 def _players(stored: StoredGame) -> list[str]:

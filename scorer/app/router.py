@@ -103,6 +103,12 @@ ROUTES: list[tuple[str, Builder]] = [
      lambda ctx, p, _q: _rated("group_one", "group_one_view")(ctx, p["group"])),
     (r"/group/(?P<group>[^/]{1,64})/add",
      lambda ctx, p, _q: _rated("group_one", "add_game_view")(ctx, p["group"])),
+    (r"/group/(?P<group>[^/]{1,64})/teams",
+     lambda ctx, p, _q: _rated("group_one", "fair_teams_view")(ctx, p["group"])),
+    (r"/group/(?P<group>[^/]{1,64})/games",
+     lambda ctx, p, _q: _rated("group_one", "group_games_view")(ctx, p["group"])),
+    (r"/group/(?P<group>[^/]{1,64})/people",
+     lambda ctx, p, _q: _rated("group_one", "people_view")(ctx, p["group"])),
     (r"/host", lambda ctx, _p, _q: _view("table_code", "host_view")(ctx)),
     (rf"/game/{GAME}", lambda ctx, p, _q: _view("sheet", "sheet_view")(ctx, p["gid"])),
     (rf"/game/{GAME}/hand",
@@ -281,6 +287,8 @@ class Router:
             game = self.ctx.actions.game_to_continue()
             return (game.id if game else None) != self.ctx.continued
         if path == "/new":  # New game for a group says whether it will count for it
+            return "group=" in self.route or "again=" in self.route
+        if path == "/statistics":  # a group's: renaming is its keeper's
             return "group=" in self.route
         if path in LISTS and games_private(self.ctx.store):
             return True
