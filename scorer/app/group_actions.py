@@ -47,7 +47,7 @@ class TooManyGroups(StoreError):
 
     def __init__(self, seconds: float, network: bool = False) -> None:
         minutes = max(1, round(seconds / 60))
-        who = (f"Phones on this Wi-Fi or network have made {GROUPS_PER_ADDRESS_HOUR}" if network
+        who = (f"Phones on this network have made {GROUPS_PER_ADDRESS_HOUR}" if network
                else f"This phone has made {GROUPS_PER_HOUR}")
         super().__init__(f"{who} groups in the last hour: "
                          f"wait {minutes} min before making another one.")

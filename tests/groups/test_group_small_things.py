@@ -29,9 +29,10 @@ def test_adding_ann_as_ann_says_she_is_ann() -> None:
     assert member_added(before, group("Ann", "Bob", "Cid"), " Cid") == "Cid is a member now."
 
 
-def test_the_hourly_bound_on_new_groups_says_it_counts_the_address() -> None:
-    said = str(TooManyGroups(600))
-    assert "from this address" in said and "This phone" not in said
+def test_the_hourly_bounds_on_new_groups_say_whose_count_is_full() -> None:
+    """Five an hour per phone, thirty per network (a hall's phones share an address)."""
+    assert str(TooManyGroups(600)).startswith("This phone has made 5 groups")
+    assert str(TooManyGroups(600, network=True)).startswith("Phones on this network have made")
 
 
 def test_one_member_is_not_one_members(tmp_path: Path,
