@@ -40,6 +40,8 @@ SOURCES = ("rules", "scorer", "assets")
 """What the site is made from, beside uv.lock (the phone's wheels) and flet-web."""
 KEPT_SITES = 2
 """Built sites kept in the cache folder (about 170 MB each): this version and the last."""
+OFF_ENV = "TARABISH_PHONE_APP"
+"""Set to "off", as `--phone-site off`: no app for phones (the test suite's servers)."""
 BUILD_MODULE = "scorer.webbuild.for_server"
 """What builds it, in a process of its own (`python -m`)."""
 
@@ -206,6 +208,8 @@ def phone_app_for(phone_site: str | os.PathLike[str] | None, *, community: bool,
     stderr: the server does not start). A site that cannot open games is said in one
     line and left out."""
     app = PhoneApp(games_in_app=community if games_in_app is None else games_in_app)
+    if phone_site is None and os.environ.get(OFF_ENV, "").strip() == "off":
+        phone_site = "off"
     if phone_site is not None and os.fspath(phone_site) == "off":
         return app
     if phone_site is not None:

@@ -64,12 +64,29 @@ def build(folder: Path) -> int:
     return 0
 
 
+def end_with_parent(check_s: float = 2.0) -> None:
+    """Stop when the server that started this build is gone (killed, not stopped): no
+    build goes on for a server that will never serve it."""
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(check_s)
+        os._exit(NOT_BUILT)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         print("usage: python -m scorer.webbuild.for_server FOLDER", file=sys.stderr)
         return 2
     lowest_priority()
+    end_with_parent()
     folder = Path(args[0])
     folder.parent.mkdir(parents=True, exist_ok=True)
     try:

@@ -182,6 +182,7 @@ def test_a_build_that_fails_or_a_server_that_stops_serves_nothing_new(tmp_path: 
 def test_a_laptop_start_takes_the_app_kept_for_its_version_without_building(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TARABISH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("TARABISH_PHONE_APP", raising=False)  # the suite's servers' "off"
     monkeypatch.setattr(phone_app_module, "app_key", lambda root=None: "thekey")
     said: list[str] = []
     app = phone_app_for(None, community=False, games_in_app=None, say=said.append)
@@ -196,6 +197,7 @@ def test_a_laptop_start_takes_the_app_kept_for_its_version_without_building(
 def test_a_community_never_builds_and_says_so_in_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TARABISH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("TARABISH_PHONE_APP", raising=False)  # the suite's servers' "off"
     said: list[str] = []
     app = phone_app_for(None, community=True, games_in_app=None, say=said.append)
     assert app is not None and app.site is None and app.games_in_app
