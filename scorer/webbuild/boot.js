@@ -151,8 +151,7 @@
   const CHECK_EVERY_MS = 60000; // at most this often, unless asked
   const CALM_AFTER_TAP_MS = 3000;
   const BUSY_ROUTE = /^#?\/(new|game\/[0-9a-f]{8}\/hand)/; // screens being filled in
-  const UPDATING = "A newer Tarabish is on the server: this phone takes it in a moment. " +
-    "Your games stay on this phone.";
+  const UPDATING = "A newer Tarabish is on the server: it opens in a moment. Games are kept.";
   let lastCheck = 0;
   let updating = false;
   let lastTap = 0;
@@ -244,7 +243,7 @@
       line.style.cssText = "position:fixed;left:0;right:0;bottom:0;z-index:2147483647;" +
         "padding:14px 16px calc(14px + env(safe-area-inset-bottom));background:#1B5E20;" +
         "color:#FFFFFF;font:16px/1.35 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;" +
-        "box-shadow:0 -2px 6px rgba(0,0,0,.3)";
+        "box-shadow:0 -2px 6px rgba(0,0,0,.3);pointer-events:none"; // taps go to the app
       document.body.appendChild(line);
     }
     line.textContent = text;

@@ -22,7 +22,7 @@ def server_game_view(ctx: AppContext, game_id: str) -> ft.View:
     """The game's place: a line and a button to the server's page of it (same tab)."""
     button = ft.FilledButton(
         content=ft.Text(OPEN_ON_SERVER, size=18, weight=ft.FontWeight.W_600),
-        icon=ft.Icons.OPEN_IN_BROWSER, url=ft.Url(drawn_page(game_id), ft.UrlTarget.SELF),
+        icon=ft.Icons.ARROW_FORWARD, url=ft.Url(drawn_page(game_id), ft.UrlTarget.SELF),
         height=TAP, expand=True)
     return screen(f"/game/{game_id}", app_bar(ctx, "Game", back_to="/"), [
         ft.Text(LIVES_ON_SERVER, size=17),
