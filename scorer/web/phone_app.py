@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -138,32 +139,44 @@ NO_LOCK = ("The app for phones is not offered: no uv.lock beside Tarabish to bui
 class BackgroundBuild:
     """`python -m scorer.webbuild.for_server FOLDER` in a process of the lowest CPU
     priority (it lowers its own on Unix; on Windows it starts in the idle class). Its
-    progress goes to this terminal; when it cannot build it says why in one line."""
+    progress goes to this terminal; when it cannot build it says why in one line.
+    `command`: what to run instead, FOLDER appended (tests)."""
 
-    def __init__(self) -> None:
+    def __init__(self, command: list[str] | None = None) -> None:
+        self.command = command or [sys.executable, "-m", BUILD_MODULE]
         self.process: subprocess.Popen[bytes] | None = None
         self.stopped = False
 
     def __call__(self, folder: Path) -> bool:
         if self.stopped:
             return False
-        flags = getattr(subprocess, "IDLE_PRIORITY_CLASS", 0) if sys.platform == "win32" else 0
+        windows = sys.platform == "win32"
+        flags = getattr(subprocess, "IDLE_PRIORITY_CLASS", 0) if windows else 0
+        # A process group of its own: its compressing workers end with it (`stop`).
         self.process = subprocess.Popen(
-            [sys.executable, "-m", BUILD_MODULE, str(folder)], cwd=REPO_ROOT,
-            stdin=subprocess.DEVNULL, creationflags=flags)
+            [*self.command, str(folder)], cwd=REPO_ROOT, stdin=subprocess.DEVNULL,
+            creationflags=flags, start_new_session=not windows)
         return self.process.wait() == 0 and not self.stopped
 
     def stop(self) -> None:
-        """End the build (the server stops): what it made so far stays in the build cache."""
+        """End the build and every process it started (the server stops): what it made so
+        far stays in the build cache."""
         self.stopped = True
         process = self.process
-        if process is not None and process.poll() is None:
-            process.terminate()
+        if process is None:
+            return
+        if sys.platform == "win32":
+            if process.poll() is None:
+                process.kill()
+            return
+        for signal_number in (signal.SIGTERM, signal.SIGKILL):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal_number)  # the group: its workers too
             try:
                 process.wait(5)
+                return
             except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(5)
+                continue
 
 
 def build_when_quiet(app: PhoneApp, folder: Path, *, started: Callable[[], bool],

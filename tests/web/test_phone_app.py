@@ -7,6 +7,10 @@ first phones have loaded, then serves it (a fake builder here; tests/pwa builds 
 from __future__ import annotations
 
 import json
+import os
+import sys
+import threading
+import time
 import warnings
 from pathlib import Path
 
@@ -16,7 +20,13 @@ from scorer import server
 from scorer.store.validation import scoring_fingerprint
 from scorer.web import phone_app as phone_app_module
 from scorer.web.game_address import DRAWN_COOKIE
-from scorer.web.phone_app import PhoneApp, build_when_quiet, kept_site, phone_app_for
+from scorer.web.phone_app import (
+    BackgroundBuild,
+    PhoneApp,
+    build_when_quiet,
+    kept_site,
+    phone_app_for,
+)
 from scorer.web.phone_site import PhoneSite
 from scorer.webbuild import for_server
 from scorer.webbuild.wheels import WheelError
@@ -227,3 +237,39 @@ def test_offline_with_no_wheels_the_build_says_why_in_one_line(
     assert for_server.build(tmp_path / "site") == for_server.NOT_BUILT
     assert capsys.readouterr().out.splitlines() == [for_server.NO_WHEELS]
     assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="process groups: POSIX")
+def test_a_server_that_stops_ends_its_build_and_every_worker_of_it(tmp_path: Path) -> None:
+    # A build whose worker writes its pid, then both wait (as the compress step's pool).
+    build = BackgroundBuild([sys.executable, "-c", (
+        "import pathlib, subprocess, sys, time\n"
+        "worker = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'])\n"
+        "pathlib.Path(sys.argv[1]).write_text(str(worker.pid))\n"
+        "time.sleep(120)\n")])
+    pid_file = tmp_path / "worker.pid"
+    done: list[bool] = []
+    runner = threading.Thread(target=lambda: done.append(build(pid_file)))
+    runner.start()
+    deadline = time.monotonic() + 60
+    while not pid_file.is_file() or not pid_file.read_text():
+        assert time.monotonic() < deadline, "the build's worker never started"
+        time.sleep(0.05)
+    worker = int(pid_file.read_text())
+    build.stop()
+    runner.join(30)
+    assert done == [False]
+    deadline = time.monotonic() + 30
+    while _alive(worker):
+        assert time.monotonic() < deadline, "the build's worker outlived the server"
+        time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie (ended, not yet reaped by its orphaned parent's reaper) counts as gone.
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.is_file() and stat.read_text().split(")")[-1].split()[0] == "Z")
