@@ -69,11 +69,21 @@ from scorer.web.connections import (
 from scorer.web.crash_notice import CrashNoticeMiddleware
 from scorer.web.flet_names import app_sources, flet_names, resolve_flet_names
 from scorer.web.floods import metered_main
+from scorer.web.game_address import GameAddress
 from scorer.web.leaderboard import add_leaderboard_routes
 from scorer.web.live_feed import DatabaseFeed, InProcessFeed, LiveFeed
 from scorer.web.page_script import PAGE_SCRIPT, PageScripts
+from scorer.web.phone_app import (
+    NO_LOCK,
+    REPO_ROOT,
+    BackgroundBuild,
+    PhoneApp,
+    build_when_quiet,
+    phone_app_for,
+    site_folder,
+)
 from scorer.web.phone_site import PREFIX as PHONE_SITE_PREFIX
-from scorer.web.phone_site import NoPhoneSite, PhoneSite, add_phone_site
+from scorer.web.phone_site import PhoneSite, add_phone_site
 from scorer.web.reconnect import PAGE_TAG, add_reconnect_routes
 from scorer.web.send import SEND_PATH, handle_send
 from scorer.web.sessions import LIMITS, ServerSessions, SessionGuard
@@ -131,7 +141,7 @@ WARM_PATHS = WARM_FIRST + WARM_LATER
 
 def build_app(data_dir: str | os.PathLike[str] | None = None,
               compressed: CompressedCache | None = None,
-              phone_site: PhoneSite | None = None) -> FastAPI:
+              phone_site: PhoneSite | PhoneApp | None = None) -> FastAPI:
     """The ASGI app: the Flet page, its static files and its WebSocket.
 
     Everything, CanvasKit/skwasm and fonts included, is served from the
@@ -139,7 +149,8 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     on a table's Wi-Fi with no internet still get a working page.
     `compressed`: where compressed page files are kept (default: this process's
     `compression_cache`, in memory only; `serve` gives one kept on disk too).
-    `phone_site`: the phone-alone site to serve under /alone/ (`--phone-site`).
+    `phone_site`: the app for phones to serve under /alone/ (scorer.web.phone_app:
+    a built site, or what serves one once it is built, and opens game addresses in it).
     """
     import flet_web.fastapi as flet_fastapi
 
@@ -161,6 +172,10 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     # page with its scripts in it.
     app.add_middleware(PageScripts, scripts=(PAGE_SCRIPT.encode(), PAGE_TAG),
                        skip=(PHONE_SITE_PREFIX,))
+    phone_app = PhoneApp(site=phone_site) if isinstance(phone_site, PhoneSite) else phone_site
+    # A game's address opens the app where it should (scorer.web.game_address).
+    if phone_app is not None:
+        app.add_middleware(GameAddress, opens_games=phone_app.opens_games)
     # Compressed page files, compressed once, revalidated with ETags (see
     # scorer.web.compression). Outermost, so it sees every response.
     app.add_middleware(CompressionMiddleware, cache=compressed or compression_cache)
@@ -220,9 +235,11 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
         return await handle_send(request, get_store, server_rights)
 
     CONFIG.phone_site = None
-    if phone_site is not None:
-        add_phone_site(app, phone_site)
-        CONFIG.phone_site = PHONE_SITE_PREFIX
+    if phone_app is not None:
+        add_phone_site(app, phone_app.current, phone_app.version)
+        if phone_app.site is not None:
+            phone_app.use(phone_app.site)
+    app.state.phone_app = phone_app
     app.state.board_hub = add_club_night(app)
     add_reconnect_routes(app)
 
@@ -470,6 +487,23 @@ def warm_compression(server: uvicorn.Server, base_url: str, cache: CompressedCac
     return thread
 
 
+def build_in_background(server: uvicorn.Server, phone_app: PhoneApp, cache: CompressedCache,
+                        url: str) -> threading.Thread:
+    """Build this version's app for phones once the server has been quiet for the cache's
+    `quiet_s`, in a process of the lowest priority, then serve it (a daemon thread)."""
+    phone_app.builder = BackgroundBuild()
+
+    def run() -> None:
+        assert phone_app.builder is not None
+        build_when_quiet(phone_app, site_folder(), started=lambda: wait_until_started(server),
+                         stopping=lambda: bool(server.should_exit), idle_s=cache.idle_s,
+                         quiet_s=cache.quiet_s, build=phone_app.builder, say=_say, url=url)
+
+    thread = threading.Thread(target=run, name="build-phone-app", daemon=True)
+    thread.start()
+    return thread
+
+
 def lan_ipv4_addresses() -> list[str]:
     """This machine's non-loopback IPv4 addresses, best guess first.
 
@@ -606,6 +640,7 @@ def serve(
     open_browser: bool = True,
     phone_site: str | os.PathLike[str] | None = None,
     trusted: tuple[str, ...] = (),
+    games_in_app: bool | None = None,
 ) -> int:
     """Run the table server until Ctrl-C (or SIGTERM); returns the exit code.
 
@@ -613,10 +648,8 @@ def serve(
     folder's lock, `scorer.store.folder_lock`), naming that process.
     """
     where = resolve_data_dir(None if data_dir is None else os.fspath(data_dir))
-    try:
-        site = None if phone_site is None else PhoneSite(Path(phone_site))
-    except NoPhoneSite as exc:
-        print(f"tarabish: {exc}", file=sys.stderr)
+    site = phone_app_for(phone_site, community=False, games_in_app=games_in_app, say=_say)
+    if site is None:
         return 1
     try:
         lease = folder_lock.acquire(where, "the table server")
@@ -636,7 +669,7 @@ def serve(
 
 
 def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
-                   site: PhoneSite | None = None, trusted: tuple[str, ...] = ()) -> int:
+                   site: PhoneApp | None = None, trusted: tuple[str, ...] = ()) -> int:
     """`serve`, once the data folder's lock is held."""
     sock = _listen(host, port)
     if sock is None:
@@ -665,7 +698,23 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
     CONFIG.import_key = secrets.token_urlsafe(32)
     local_url = _local_url(host, port)
     lease.describe(address=local_url, key=CONFIG.import_key)
-    return _run(app, sock, compressed, host, port, open_browser, InProcessFeed(), trusted)
+    return _run(app, sock, compressed, host, port, open_browser, InProcessFeed(), trusted,
+                build_phone_app=site is not None and phone_site_wanted(site))
+
+
+def phone_site_wanted(site: PhoneApp) -> bool:
+    """Whether a laptop's server builds its app for phones: it has none, none was named
+    (`--phone-site`) and it can (uv.lock is there to build it from; else said once)."""
+    if site.site is not None or not site.auto:
+        return False
+    if not (REPO_ROOT / "uv.lock").is_file():
+        _say(NO_LOCK)
+        return False
+    return True
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
 
 
 #: The largest websocket message a page may send (uvicorn's default: 16 MiB). A page
@@ -715,7 +764,7 @@ def _listen(host: str, port: int) -> socket.socket | None:
         return None
 
 
-def _print_addresses(host: str, port: int, site: PhoneSite | None = None) -> None:
+def _print_addresses(host: str, port: int, site: PhoneApp | None = None) -> None:
     urls = page_urls(host, port)
     CONFIG.server_urls = urls
     if len(urls) > 1 or not urls[0].startswith("http://localhost:"):
@@ -725,9 +774,9 @@ def _print_addresses(host: str, port: int, site: PhoneSite | None = None) -> Non
     for url in urls:
         print(f"  {url}", flush=True)
     print_qr(urls)
-    if site is not None:
+    if site is not None and site.site is not None:
         print(f"Phones can keep games alone (offline) at {urls[-1]}{PHONE_SITE_PREFIX[1:]} "
-              f"(the site in {site.root}).", flush=True)
+              f"(the site in {site.site.root}).", flush=True)
 
 
 def _start_club_nights() -> None:
@@ -745,8 +794,11 @@ def _local_url(host: str, port: int) -> str:
 
 
 def _run(app: FastAPI, sock: socket.socket, compressed: CompressedCache, host: str, port: int,
-         open_browser: bool, feed: LiveFeed, trusted: tuple[str, ...] = ()) -> int:
-    """Serve `app` on `sock` until Ctrl-C (or SIGTERM), hearing changes through `feed`."""
+         open_browser: bool, feed: LiveFeed, trusted: tuple[str, ...] = (),
+         build_phone_app: bool = False) -> int:
+    """Serve `app` on `sock` until Ctrl-C (or SIGTERM), hearing changes through `feed`.
+    `build_phone_app`: build the app for phones in the background once the first phones
+    have loaded (a laptop's first start of this version: scorer.web.phone_app)."""
     config = server_config(app, trusted)
     server = TableServer(config, app.state.board_hub)
     clock_stop = threading.Event()
@@ -756,6 +808,9 @@ def _run(app: FastAPI, sock: socket.socket, compressed: CompressedCache, host: s
     if open_browser:
         _open_browser_later(server, f"http://localhost:{port}/")
     warm_compression(server, _local_url(host, port), compressed, WARM_FIRST, WARM_LATER)
+    phone_app: PhoneApp | None = app.state.phone_app
+    if build_phone_app and phone_app is not None:
+        build_in_background(server, phone_app, compressed, page_urls(host, port)[-1])
     feed.start()
     try:
         asyncio.run(server.serve(sockets=[sock]))
@@ -766,6 +821,8 @@ def _run(app: FastAPI, sock: socket.socket, compressed: CompressedCache, host: s
     finally:
         feed.stop()
         clock_stop.set()
+        if phone_app is not None:
+            phone_app.stop()
         sock.close()
     print("Tarabish server stopped.", flush=True)
     return 0
@@ -775,7 +832,8 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
                     open_browser: bool = False,
                     phone_site: str | os.PathLike[str] | None = None,
                     trusted: tuple[str, ...] = (),
-                    data_dir: str | os.PathLike[str] | None = None) -> int:
+                    data_dir: str | os.PathLike[str] | None = None,
+                    games_in_app: bool | None = None) -> int:
     """Run one process of a community's server on its database (`tarabish --database`)
     until Ctrl-C; returns the exit code. Any number may run on one database: they
     share games, rights and club nights, and hear each other's saves
@@ -787,10 +845,8 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
     from scorer.store.database.connect import operator_detail, shown_url
     from scorer.store.database.feed import with_writer, writer_name
 
-    try:
-        site = None if phone_site is None else PhoneSite(Path(phone_site))
-    except NoPhoneSite as exc:
-        print(f"tarabish: {exc}", file=sys.stderr)
+    site = phone_app_for(phone_site, community=True, games_in_app=games_in_app, say=_say)
+    if site is None:
         return 1
     try:
         ensure_schema(url)

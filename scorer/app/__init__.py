@@ -78,6 +78,11 @@ class AppConfig:
     """Whether each phone sees only its own games (`scorer.app.game_sight`); None:
     on a community's database, not on a laptop's table server."""
 
+    server_game: str | None = None
+    """On a phone running the app, the id of the server's game its address named
+    (`/alone/game/<id>`, scorer.browser.server_game): the app opens on that game. Until
+    the phone keeps a server's games itself, its sheet links to the server's page."""
+
     phone_site: str | None = None
     """Where this server serves the phone-alone site (`--phone-site`: "/alone/"), for
     the start screen's link to it; None when it serves none."""

@@ -9,6 +9,7 @@ import flet as ft
 
 from rules.history import HandEntry
 from rules.replay import HandResult
+from scorer.app import CONFIG
 from scorer.app.context import AppContext
 from scorer.app.game_lines import NO_BREAK
 from scorer.app.game_view_model import GameModel
@@ -207,6 +208,10 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
     try:
         model = GameModel.load(ctx.store.get_game(game_id))
     except (StoreError, ValueError) as exc:
+        if over is None and CONFIG.alone and CONFIG.server_game == game_id:
+            from scorer.app.views.server_game import server_game_view
+
+            return server_game_view(ctx, game_id)  # a server's game this phone does not keep
         return over or message_view(ctx, route, "Game not found", str(exc))
     replay = model.replay
     ctx.take_news(model)
