@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Final
 
-SEPARATORS: Final = frozenset(" \t\n\r\u00a0\u2007\u202f\u2009\u200a\u3000"
-                              "-\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d")
+SEPARATORS: Final = frozenset(map(chr, (
+    0x20, 0x09, 0x0A, 0x0D, 0xA0, 0x2007, 0x202F, 0x2009, 0x200A, 0x3000,
+    0x2D, 0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2212, 0xFE63, 0xFF0D,
+)))  # code points, not a string: read from what is typed, never drawn (no font needs them)
 """Spaces (a no-break space from a chat or a PDF too) and dashes (hyphen, minus, en and
 em dashes) that may stand between a code's groups of digits."""
 MAX_TYPED: Final = 64
