@@ -263,15 +263,15 @@ def add_club_night(app: FastAPI) -> BoardHub:
 
 
 def server_rights() -> TableRights:
-    assert CONFIG.data_dir is not None
+    """The process's table rights: its data folder's, or a community's database's (which
+    has no data folder: asking for one there failed every send with a 500)."""
     return get_rights(CONFIG.data_dir)
 
 
 def codes_for(game_ids: list[str]) -> dict[str, str]:
     """Table codes for games that came without one (an import): no phone holds them
     until their code is entered; the host can show it."""
-    assert CONFIG.data_dir is not None
-    rights = get_rights(CONFIG.data_dir)
+    rights = server_rights()
     rights.give_codes(game_ids)
     return {game_id: code for game_id in game_ids if (code := rights.code(game_id))}
 

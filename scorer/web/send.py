@@ -26,7 +26,7 @@ import sys
 import threading
 from collections.abc import Callable
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 
 from scorer.app.game_files import MAX_FILE_BYTES, NotAGameFile, read_game_file
@@ -83,6 +83,8 @@ async def handle_send(request: Request, get_store: Callable[[], GameStore],
                     return _error(413, TOO_BIG)
     except TimeoutError:
         return _error(408, TOO_SLOW)
+    except ClientDisconnect:  # hung up mid-body: nobody to answer, nothing to report
+        return _error(400, TOO_SLOW)
     address = request.client.host if request.client else "unknown"
     rights = get_rights()  # its brake is asked in the thread: a database call may wait
 
