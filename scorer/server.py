@@ -42,6 +42,7 @@ from scorer.handoff.local_import import IMPORT_PATH, handle_import
 from scorer.machine.paths import resolve_data_dir
 from scorer.rights import TableRights, get_rights
 from scorer.rights.service import HOST_CODE_DIGITS
+from scorer.sharing import Reach
 from scorer.store import folder_lock
 from scorer.store.errors import StoreError
 from scorer.store.folder_lock import FolderBusy, FolderLease
@@ -61,6 +62,7 @@ from scorer.web.connections import (
 )
 from scorer.web.crash_notice import CrashNoticeMiddleware
 from scorer.web.flet_names import app_sources, flet_names, resolve_flet_names
+from scorer.web.forwarded import ForwardedHeaders, request_bases, via_proxy
 from scorer.web.leaderboard import add_leaderboard_routes
 from scorer.web.live_feed import DatabaseFeed, InProcessFeed, LiveFeed
 from scorer.web.page_script import PageScriptApp
@@ -142,6 +144,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     resolve_flet_names(flet_names(app_sources()))  # and so are Flet's controls
     CONFIG.data_dir = Path(data_dir).expanduser() if data_dir is not None else None
     CONFIG.sessions = ServerSessions()  # pages count per connection address
+    CONFIG.via_proxy = via_proxy  # a page that came through the trusted proxy
     if not ASSETS_DIR.is_dir():
         logger.warning("assets folder not found: %s (suit symbols may not draw)", ASSETS_DIR)
 
@@ -185,7 +188,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
         # A game kept on a phone alone, sent once it is online (scorer.web.send).
         from scorer.app.store_access import get_store
 
-        return await handle_send(request, get_store, server_rights)
+        return await handle_send(request, get_store, server_rights, addresses)
 
     CONFIG.phone_site = None
     if phone_site is not None:
@@ -254,12 +257,17 @@ def add_club_night(app: FastAPI) -> BoardHub:
     hub = BoardHub(club_events)
     CONFIG.club_changed = hub.changed
     CONFIG.game_saved = game_saved
-    add_club_routes(app, club_events, lambda: CONFIG.import_key, lambda: CONFIG.server_urls,
-                    hub)
+    add_club_routes(app, club_events, lambda: CONFIG.import_key, addresses, hub)
     from scorer.app.store_access import get_store
 
     add_leaderboard_routes(app, get_store)
     return hub
+
+
+def addresses(request: Request) -> list[str]:
+    """Base addresses to give out in the answer to `request`, best first: the one rule
+    (`scorer.sharing.Reach.bases`), with the address it came to."""
+    return request_bases(CONFIG.reach, request.scope, str(request.base_url))
 
 
 def server_rights() -> TableRights:
@@ -528,8 +536,10 @@ def serve(
     open_browser: bool = True,
     phone_site: str | os.PathLike[str] | None = None,
     trusted: tuple[str, ...] = (),
+    public_url: str | None = None,
 ) -> int:
     """Run the table server until Ctrl-C (or SIGTERM); returns the exit code.
+    `public_url`: the address phones open (`--public-url`, an origin), if known.
 
     Refuses to start while another process writes the same data folder (the
     folder's lock, `scorer.store.folder_lock`), naming that process.
@@ -552,13 +562,14 @@ def serve(
               file=sys.stderr)
         return 1
     try:
-        return _serve_holding(lease, host, port, open_browser, site, trusted)
+        return _serve_holding(lease, host, port, open_browser, site, trusted, public_url)
     finally:
         lease.release()
 
 
 def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
-                   site: PhoneSite | None = None, trusted: tuple[str, ...] = ()) -> int:
+                   site: PhoneSite | None = None, trusted: tuple[str, ...] = (),
+                   public_url: str | None = None) -> int:
     """`serve`, once the data folder's lock is held."""
     sock = _listen(host, port)
     if sock is None:
@@ -576,7 +587,7 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
         print(f"tarabish: cannot use the data folder {lease.folder} "
               f"({exc.strerror or exc})", file=sys.stderr)
         return 1
-    _print_addresses(host, port, site)
+    _print_addresses(host, port, site, public_url, bool(trusted))
     print(f"Games are stored in {lease.folder}", flush=True)
     for problem in store.problems:
         print(f"  {problem}", flush=True)
@@ -602,14 +613,16 @@ def server_config(app: FastAPI, trusted: tuple[str, ...] = (),
                   limits: ConnectionLimits | None = None) -> uvicorn.Config:
     """uvicorn's settings for the table server: websockets as Flet's own `ft.run`
     has them, the connection bounds of `scorer.web.connections`, and the client's
-    address from X-Forwarded-For / X-Forwarded-Proto only when the connection comes
-    from a `trusted` proxy (IPs or CIDRs); from anyone else those headers are
-    ignored (uvicorn's ProxyHeadersMiddleware, right to left, skipping trusted hops)."""
+    address from X-Forwarded-For / X-Forwarded-Proto, and the address it opened from
+    X-Forwarded-Host, only when the connection comes from a `trusted` proxy (IPs or
+    CIDRs); from anyone else those headers are ignored (`scorer.web.forwarded`, which
+    runs uvicorn's ProxyHeadersMiddleware: right to left, skipping trusted hops)."""
     networks = parse_networks(list(trusted))
     guard = ConnectionGuard(limits or limits_for_this_machine(), exempt=networks)
     http, ws = guarded_protocols(guard)
     config = uvicorn.Config(
-        app,
+        # uvicorn's proxy headers, and the forwarded host, from the trusted proxy only
+        ForwardedHeaders(app, networks),
         log_level="warning",
         access_log=False,
         http=http,
@@ -618,8 +631,7 @@ def server_config(app: FastAPI, trusted: tuple[str, ...] = (),
         timeout_keep_alive=KEEP_ALIVE_S,
         timeout_graceful_shutdown=3,
         lifespan="on",
-        proxy_headers=bool(networks),
-        forwarded_allow_ips=[str(n) for n in networks] if networks else None,
+        proxy_headers=False,  # ForwardedHeaders runs uvicorn's, for the trusted only
     )
     config.connection_guard = guard  # type: ignore[attr-defined]
     return config
@@ -637,19 +649,36 @@ def _listen(host: str, port: int) -> socket.socket | None:
         return None
 
 
-def _print_addresses(host: str, port: int, site: PhoneSite | None = None) -> None:
+def _print_addresses(host: str, port: int, site: PhoneSite | None = None,
+                     public_url: str | None = None, behind_proxy: bool = False) -> None:
+    """Say where phones open the server (`Reach.bases`, the rule of every address it
+    gives out), and keep that rule for the pages (`CONFIG.reach`)."""
     urls = page_urls(host, port)
-    CONFIG.server_urls = urls
-    if len(urls) > 1 or not urls[0].startswith("http://localhost:"):
-        print("Tarabish table server. Open one of these addresses on the phones:", flush=True)
+    reach = CONFIG.reach = Reach(public_url, tuple(urls), behind_proxy)
+    bases = reach.bases()
+    if public_url is not None:
+        print("Tarabish server. Phones open:", flush=True)
+        print(f"  {public_url}", flush=True)
+        print_qr([public_url])
+        print(f"  (this process listens on {', '.join(urls)})", flush=True)
+    elif behind_proxy:
+        print(f"Tarabish server behind a proxy, listening on {', '.join(urls)}. Phones open "
+              "the proxy's address; each page is given the address the proxy forwards "
+              "(--public-url names it here too).", flush=True)
     else:
-        print("Tarabish table server (this machine only). Open:", flush=True)
-    for url in urls:
-        print(f"  {url}", flush=True)
-    print_qr(urls)
+        if len(urls) > 1 or not urls[0].startswith("http://localhost:"):
+            print("Tarabish table server. Open one of these addresses on the phones:",
+                  flush=True)
+        else:
+            print("Tarabish table server (this machine only). Open:", flush=True)
+        for url in urls:
+            print(f"  {url}", flush=True)
+        print_qr(urls)
     if site is not None:
-        print(f"Phones can keep games alone (offline) at {urls[-1]}{PHONE_SITE_PREFIX[1:]} "
-              f"(the site in {site.root}).", flush=True)
+        where = ("/alone/ of the same address" if reach.public and public_url is None
+                 else f"{bases[0]}{PHONE_SITE_PREFIX[1:]}")
+        print(f"Phones can keep games alone (offline) at {where} (the site in {site.root}).",
+              flush=True)
 
 
 def _start_club_nights() -> None:
@@ -697,7 +726,8 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
                     open_browser: bool = False,
                     phone_site: str | os.PathLike[str] | None = None,
                     trusted: tuple[str, ...] = (),
-                    data_dir: str | os.PathLike[str] | None = None) -> int:
+                    data_dir: str | os.PathLike[str] | None = None,
+                    public_url: str | None = None) -> int:
     """Run one process of a community's server on its database (`tarabish --database`)
     until Ctrl-C; returns the exit code. Any number may run on one database: they
     share games, rights and club nights, and hear each other's saves
@@ -734,7 +764,7 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
         from scorer.app.store_access import get_store
 
         get_store()
-        _print_addresses(host, port, site)
+        _print_addresses(host, port, site, public_url, bool(trusted))
         print(f"Games are kept in the community's database {shown_url(url)}", flush=True)
         print("  The host code is the operator's admin code (tarabish admin-code).",
               flush=True)

@@ -65,8 +65,12 @@ def too_many(seconds: float) -> str:
 
 
 async def handle_send(request: Request, get_store: Callable[[], GameStore],
-                      get_rights: Callable[[], TableRights]) -> JSONResponse:
-    """POST SEND_PATH: the game file -> {"id", "code", "address"}, or {"error": words}."""
+                      get_rights: Callable[[], TableRights],
+                      addresses: Callable[[Request], list[str]] | None = None,
+                      ) -> JSONResponse:
+    """POST SEND_PATH: the game file -> {"id", "code", "address"}, or {"error": words}.
+    `addresses`: the base addresses to give out for this request, best first (the
+    server's rule, `scorer.sharing.Reach.bases`; default: the one it came to)."""
     origin = request.headers.get(ORIGIN_HEADER, "")
     device = request.headers.get(DEVICE_HEADER, "")
     if not (ORIGIN.match(origin) and _DEVICE.match(device)):
@@ -116,8 +120,8 @@ async def handle_send(request: Request, get_store: Callable[[], GameStore],
     if isinstance(stored, float):
         return _error(429, too_many(stored))
     game_id, code = stored
-    return JSONResponse({"id": game_id, "code": code,
-                         "address": game_url(str(request.base_url), game_id)})
+    base = addresses(request)[0] if addresses is not None else str(request.base_url)
+    return JSONResponse({"id": game_id, "code": code, "address": game_url(base, game_id)})
 
 
 def _unreachable(exc: BaseException) -> bool:
