@@ -68,7 +68,7 @@ from scorer.web.live_feed import DatabaseFeed, InProcessFeed, LiveFeed
 from scorer.web.page_script import PageScriptApp
 from scorer.web.phone_site import PREFIX as PHONE_SITE_PREFIX
 from scorer.web.phone_site import NoPhoneSite, PhoneSite, add_phone_site
-from scorer.web.reconnect import ReconnectScriptMiddleware, add_reconnect_routes
+from scorer.web.reconnect import ALIVE_PATH, ReconnectScriptMiddleware, add_reconnect_routes
 from scorer.web.send import SEND_PATH, handle_send
 from scorer.web.sessions import LIMITS, ServerSessions, SessionGuard
 
@@ -155,7 +155,8 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     app.add_middleware(ReconnectScriptMiddleware, skip=(PHONE_SITE_PREFIX,))
     # Compressed page files, compressed once, revalidated with ETags (see
     # scorer.web.compression). Outermost, so it sees every response.
-    app.add_middleware(CompressionMiddleware, cache=compressed or compression_cache)
+    app.add_middleware(CompressionMiddleware, cache=compressed or compression_cache,
+                       unnoticed=frozenset({ALIVE_PATH}))
     # A crashed session's traceback stays in the server's log; the phone gets a
     # short notice (scorer.web.crash_notice).
     app.add_middleware(CrashNoticeMiddleware)
@@ -364,9 +365,9 @@ def warm_compression(server: uvicorn.Server, base_url: str, cache: CompressedCac
                      later: tuple[str, ...] = ()) -> threading.Thread:
     """Once the server answers, fetch the page files the way phones will, so each
     is compressed (or read from the disk cache) before the first phone asks; then
-    `later`, once the server has had no request for the cache's `quiet_s`. If best
-    levels are left to make (a first start of this version), says so in one line:
-    they follow in the background. Runs in a daemon thread; failures only cost
+    `later`, once the server has had no request for the cache's `quiet_s`. If this
+    start compressed page files itself (a first start of this version), says so in
+    one line: their best levels follow in the background. Runs in a daemon thread; failures only cost
     speed."""
 
     def fetch(path: str) -> None:
@@ -382,7 +383,9 @@ def warm_compression(server: uvicorn.Server, base_url: str, cache: CompressedCac
             if server.should_exit:
                 return
             fetch(path)
-        if cache.pending() and not server.should_exit:
+        # Said only when this start compressed page files itself (none were on disk: a
+        # new version); copies found on disk are upgraded quietly, if need be.
+        if cache.compressions and cache.pending() and not server.should_exit:
             where = (f"; later starts reuse them from {cache.disk.folder}"
                      if cache.disk is not None else "")
             print("First start of this version: compressing the page files for phones "
