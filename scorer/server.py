@@ -367,8 +367,8 @@ def warm_compression(server: uvicorn.Server, base_url: str, cache: CompressedCac
     is compressed (or read from the disk cache) before the first phone asks; then
     `later`, once the server has had no request for the cache's `quiet_s`. If this
     start compressed page files itself (a first start of this version), says so in
-    one line: their best levels follow in the background. Runs in a daemon thread; failures only cost
-    speed."""
+    one line: their best levels follow in the background. Runs in a daemon thread;
+    failures only cost speed."""
 
     def fetch(path: str) -> None:
         req = urllib.request.Request(base_url.rstrip("/") + path,
