@@ -66,6 +66,12 @@ def test_the_app_believes_the_proxy_not_a_forged_header(tmp_path: Path) -> None:
         _, body = https_get(proxy.https_port, "/", source="127.0.0.9",
                             headers="X-Forwarded-For: 203.0.113.9\r\n")
         assert json.loads(body) == {"client": "127.0.0.9", "scheme": "https"}
+        # The host the phone opened, as Caddy forwards it; a forged one is replaced.
+        _, body = https_get(proxy.https_port, "/where", source="127.0.0.9",
+                            headers="X-Forwarded-Host: evil.example\r\n")
+        assert json.loads(body) == {"client": "127.0.0.9", "scheme": "https",
+                                    "host": f"127.0.0.1:{proxy.https_port}",
+                                    "via_proxy": True}
 
 
 def test_a_phone_plays_over_https_through_the_proxy(
