@@ -39,8 +39,9 @@ from flet.messaging.protocol import configure_encode_object_for_msgpack  # noqa:
 from flet.messaging.session import Session  # noqa: E402
 from flet.pubsub.pubsub_hub import PubSubHub  # noqa: E402
 
-from scorer.app.store_access import use_store  # noqa: E402
+from scorer.app.store_access import use_backends  # noqa: E402
 from scorer.app.table_app import main as page_main  # noqa: E402
+from scorer.backends import backends_of  # noqa: E402
 from scorer.store import GameStore  # noqa: E402
 
 GAME: dict[str, Any] = {
@@ -102,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     hub = PubSubHub(loop=loop, executor=ThreadPoolExecutor(1))
     with tempfile.TemporaryDirectory(prefix="tarabish-watch-") as tmp:
         store = GameStore(Path(tmp))
-        use_store(store)
+        use_backends(backends_of(store))
         game = store.create_game(GAME)
         route = f"/game/{game.id}"
         sessions = open_sessions(loop, hub, route, args.phones)

@@ -40,7 +40,7 @@ from scorer.app import CONFIG, FONTS
 from scorer.events.service import EventService
 from scorer.handoff.local_import import IMPORT_PATH, handle_import
 from scorer.machine.paths import resolve_data_dir
-from scorer.rights import TableRights, get_rights
+from scorer.rights import RightsPort, get_rights
 from scorer.rights.service import HOST_CODE_DIGITS
 from scorer.sharing import Reach
 from scorer.store import folder_lock
@@ -65,10 +65,10 @@ from scorer.web.flet_names import app_sources, flet_names, resolve_flet_names
 from scorer.web.forwarded import ForwardedHeaders, request_bases, via_proxy
 from scorer.web.leaderboard import add_leaderboard_routes
 from scorer.web.live_feed import DatabaseFeed, InProcessFeed, LiveFeed
-from scorer.web.page_script import PageScriptApp
+from scorer.web.page_script import PAGE_SCRIPT, PageScripts
 from scorer.web.phone_site import PREFIX as PHONE_SITE_PREFIX
 from scorer.web.phone_site import NoPhoneSite, PhoneSite, add_phone_site
-from scorer.web.reconnect import ALIVE_PATH, ReconnectScriptMiddleware, add_reconnect_routes
+from scorer.web.reconnect import ALIVE_PATH, PAGE_TAG, add_reconnect_routes
 from scorer.web.send import SEND_PATH, handle_send
 from scorer.web.sessions import LIMITS, ServerSessions, SessionGuard
 
@@ -149,10 +149,13 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
         logger.warning("assets folder not found: %s (suit symbols may not draw)", ASSETS_DIR)
 
     app: FastAPI = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
-    # A page that loses the server says so and comes back as soon as it answers
-    # (scorer.web.reconnect). Added first, so innermost: the compression added
-    # next, around it, compresses the page with its script tag in it.
-    app.add_middleware(ReconnectScriptMiddleware, skip=(PHONE_SITE_PREFIX,))
+    # Every page's scripts: it asks no other host (scorer.web.page_script), and a page
+    # that loses the server says so and comes back as soon as it answers
+    # (scorer.web.reconnect). The phone-alone site has its own index.html. Added
+    # first, so innermost: the compression added next, around it, compresses the
+    # page with its scripts in it.
+    app.add_middleware(PageScripts, scripts=(PAGE_SCRIPT.encode(), PAGE_TAG),
+                       skip=(PHONE_SITE_PREFIX,))
     # Compressed page files, compressed once, revalidated with ETags (see
     # scorer.web.compression). Outermost, so it sees every response.
     app.add_middleware(CompressionMiddleware, cache=compressed or compression_cache,
@@ -226,8 +229,8 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     # a CDN, /openapi.json lists the routes): nothing a guest needs.
     page_app.router.routes = [r for r in page_app.router.routes
                               if getattr(r, "path", None) not in API_PAGES]
-    # Its index.html gets our script: the page asks no other host (scorer.web.page_script).
-    app.mount("/", PageScriptApp(page_app))
+    # Its index.html gets our scripts on its way out (PageScripts, above).
+    app.mount("/", page_app)
     return app
 
 
@@ -271,7 +274,7 @@ def addresses(request: Request) -> list[str]:
     return request_bases(CONFIG.reach, request.scope, str(request.base_url))
 
 
-def server_rights() -> TableRights:
+def server_rights() -> RightsPort:
     """The process's table rights: its data folder's, or a community's database's (which
     has no data folder: asking for one there failed every send with a 500)."""
     return get_rights(CONFIG.data_dir)
@@ -738,7 +741,6 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
     for `tarabish import` (it writes to the database itself). The schema is brought
     up to date first; a newer one, or a database that cannot be reached, is one
     line on stderr and exit 1. `data_dir` keeps only this machine's caches."""
-    from scorer.rights import use_database
     from scorer.store.database import Database, DatabaseUnavailable, SchemaTooNew, ensure_schema
     from scorer.store.database.connect import operator_detail, shown_url
     from scorer.store.database.feed import with_writer, writer_name
@@ -760,13 +762,12 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
     writer = writer_name("server")
     db = Database(with_writer(url, writer))
     CONFIG.database = db
-    use_database(db)
+    from scorer.app.store_access import get_backends, use_backends
+
     try:
         compressed = CompressedCache(disk=page_file_cache(), quiet_s=QUIET_S)
         app = build_app(data_dir, compressed, site)
-        from scorer.app.store_access import get_store
-
-        get_store()
+        get_backends()  # the community's games, rights, club nights and groups, at once
         _print_addresses(host, port, site, public_url, bool(trusted))
         print(f"Games are kept in the community's database {shown_url(url)}", flush=True)
         print("  The host code is the operator's admin code (tarabish admin-code).",
@@ -777,6 +778,6 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
                     DatabaseFeed(db, writer, hub.changed_all), trusted)
     finally:
         sock.close()
-        use_database(None)
+        use_backends(None)
         CONFIG.database = None
         db.close()

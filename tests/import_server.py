@@ -16,7 +16,7 @@ def server_taking_imports(data: Path, monkeypatch: pytest.MonkeyPatch) -> TestCl
     """The table server's app on `data`, as after a start with the lock file's key KEY."""
     from scorer.server import build_app
 
-    monkeypatch.setattr(store_access, "_store", None)
+    monkeypatch.setattr(store_access, "_backends", None)
     monkeypatch.setattr(CONFIG, "data_dir", None)
     monkeypatch.setattr(CONFIG, "import_key", KEY)
     return TestClient(build_app(data))

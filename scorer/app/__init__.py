@@ -81,6 +81,10 @@ class AppConfig:
     build-web`, `scorer.browser`): the games live on this phone, which owns
     every one of them; there is no table code and nothing to share live."""
 
+    private_games: bool | None = None
+    """Whether each phone sees only its own games (`scorer.app.game_sight`); None:
+    on a community's database, not on a laptop's table server."""
+
     phone_site: str | None = None
     """Where this server serves the phone-alone site (`--phone-site`: "/alone/"), for
     the start screen's link to it; None when it serves none."""

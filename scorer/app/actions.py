@@ -24,6 +24,7 @@ import flet as ft
 from pydantic import BaseModel, ConfigDict
 
 from scorer.app import CONFIG
+from scorer.app.game_sight import Sight, games_private, sees_game, sight_of, visible_games
 from scorer.app.phone_prefs import (
     SHOWN_KEY,
     THEME_KEY,
@@ -32,12 +33,13 @@ from scorer.app.phone_prefs import (
     PhonePrefs,
     read_prefs,
 )
-from scorer.rights import NotAllowed, TableRights, get_rights
+from scorer.rights import NotAllowed, RightsPort, get_rights
+from scorer.rights.limiter import TooManyTries
 from scorer.rights.owner import PHONE_DEVICE, OwnerRights
 from scorer.sharing import game_url
-from scorer.store.errors import NextGameExists, NotSaved, StoreError
-from scorer.store.game_store import GameStore
+from scorer.store.errors import GameDamaged, GameNotFound, NextGameExists, NotSaved, StoreError
 from scorer.store.models import GameSummary, StoredGame
+from scorer.store.ports import GamesPort
 
 if TYPE_CHECKING:
     from scorer.app.game_view_model import GameModel
@@ -66,6 +68,11 @@ def _short(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[:160]}" if text else type(exc).__name__
 
 
+_GUESSING = ("Too many addresses of games that do not exist were opened from here: "
+             "try again in {seconds} s.")
+_SEEN_MAX = 1_000
+"""Games a session remembers it may see (a bound on one session's memory)."""
+
 RIGHTS_SCREENS = ("/host",)
 """Screens besides a game's that show what this phone may do (drawn again once it is known)."""
 
@@ -92,7 +99,7 @@ class TableSession(Protocol):
     def page(self) -> ft.Page: ...
 
     @property
-    def store(self) -> GameStore: ...
+    def store(self) -> GamesPort: ...
 
     @property
     def address(self) -> str: ...
@@ -142,6 +149,8 @@ class TableActions:
         self.read_wait_s = READ_WAIT_S
         self._reads = 0
         self._quiet_tries = 0
+        self._seen: dict[str | None, set[str]] = {}
+        """By device token: games this session found it may see (`sees`)."""
         self.made: deque[tuple[str, int]] = deque(maxlen=64)
         """(game, revision) of the last changes this session saved."""
         if CONFIG.alone:  # one phone, no server: it is the only device there is
@@ -243,7 +252,7 @@ class TableActions:
         """The unfinished game this phone showed last (or the one started with Play
         again after a finished game it showed), or else the one it holds that was
         played last; None if there is none (or the phone is not known yet)."""
-        games = self.ctx.store.list_games()
+        games = self.visible_games()  # on a community: this phone's games only
         playing = {game.id: game for game in games if not game.finished}
         after: dict[str, str] = {}  # by game: the first game started after it
         for game in sorted(games, key=lambda g: (g.created, g.id), reverse=True):
@@ -287,7 +296,7 @@ class TableActions:
         return self.device is not None and (self.read_ok or self.given_up or CONFIG.alone)
 
     @property
-    def rights(self) -> TableRights:
+    def rights(self) -> RightsPort:
         if CONFIG.alone:
             return OwnerRights()
         return get_rights(self.ctx.store.data_dir)
@@ -336,6 +345,66 @@ class TableActions:
         if self.device is None or not self.rights.may_edit(game_id, self.device):
             return None
         return self.rights.code(game_id)
+
+    # -- what this phone may see (a community: its own games only) --------------------------
+
+    def sight(self) -> Sight:
+        """The games this phone may see (`scorer.app.game_sight`): every one on a
+        laptop; on a community those it holds, opened, keeps or organises."""
+        return sight_of(self.ctx.store, self.rights, self.device)
+
+    def visible_games(self) -> list[GameSummary]:
+        """The games this phone may see, newest activity first (Past games, pickers)."""
+        return visible_games(self.ctx.store, self.sight())
+
+    def sees(self, game_id: str) -> bool:
+        """Whether this phone may see the game (checked on the server at every read)."""
+        seen = self._seen.get(self.device)
+        if seen is not None and game_id in seen:
+            return True
+        if not sees_game(self.ctx.store, self.rights, self.device, game_id):
+            return False
+        self._remember_seen(game_id)
+        return True
+
+    def require_sight(self, game_id: str) -> None:
+        """Refuse (GameNotFound, as for a game that does not exist: a stranger learns
+        nothing of another home's games) unless this phone may see the game."""
+        if not self.sees(game_id):
+            raise GameNotFound(game_id)
+
+    def open_game(self, game_id: str) -> None:
+        """The phone opened the game's own address (`/game/<id>`): where games are
+        private, it may see the game from now on (recorded once it is known). An
+        address that names no game counts against the connection's address; past the
+        free ones, TooManyTries before any game is looked up."""
+        if not games_private(self.ctx.store) or self.sees(game_id):
+            return
+        rights = self.rights
+        wait = rights.game_address_wait(self.ctx.address)
+        if wait > 0:
+            raise TooManyTries(wait, _GUESSING.format(seconds=max(1, round(wait))))
+        try:
+            self.ctx.store.get_game(game_id)
+        except GameDamaged:
+            return  # it exists: its screen says what is wrong
+        except GameNotFound:
+            wait = rights.missed_game_address(self.ctx.address)
+            if wait > 0:
+                raise TooManyTries(wait, _GUESSING.format(seconds=max(1, round(wait)))
+                                   ) from None
+            return  # its screen says there is no such game
+        if self.device is None:
+            return  # shown now; recorded when the phone is known (the screen is redrawn)
+        rights.opened(game_id, self.device)
+        self._remember_seen(game_id)
+
+    def _remember_seen(self, game_id: str) -> None:
+        """Games this phone may see, kept for the session (a sheet redraws at every
+        save of another phone): per device token, which may change once."""
+        seen = self._seen.setdefault(self.device, set())
+        if len(seen) < _SEEN_MAX:
+            seen.add(game_id)
 
     # -- starting and deleting games ---------------------------------------------------------
 

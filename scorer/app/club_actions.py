@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from scorer.app import CONFIG
 from scorer.app.actions import TableActions
 from scorer.app.event_access import get_events
+from scorer.app.game_sight import games_private
 from scorer.events.model import EventSpec
 from scorer.events.organisers import NotOrganiser
 from scorer.events.service import EventService, EventView
@@ -46,6 +47,18 @@ class ClubActions:
 
             service.use_groups(get_groups(self.actions.ctx.store))
         return service
+
+    def listed_events(self) -> list[StoredEvent]:
+        """The club nights this phone is shown on Club night: every one on a laptop and
+        to the host; on a community those it organises (another night is opened by its
+        own address, as its organiser shares it, or read on its board)."""
+        events = self.service.list_events()
+        store = self.actions.ctx.store
+        device = self.device
+        if not games_private(store) or (device and self.actions.rights.is_host(device)):
+            return events
+        held = self.service.organised_events(device)
+        return [stored for stored in events if stored.id in held]
 
     def kept_groups(self) -> list[Group]:
         """The groups this phone keeps (a club night may be run for them), by name."""

@@ -14,7 +14,7 @@ from scorer.app.game_view_model import GameModel
 from scorer.app.theme import ERROR_BAR, TOAST
 from scorer.recording.conflicts import DraftPlace
 from scorer.recording.draft import HandDraft
-from scorer.store.game_store import GameStore
+from scorer.store.ports import GamesPort
 from scorer.text.trail import notice_text
 
 MAX_NOTICES = 10
@@ -31,7 +31,7 @@ class AppContext:
     """Per-session state. Only conveniences live here: the truth is in the store."""
 
     page: ft.Page
-    store: GameStore
+    store: GamesPort
     address: str = "unknown"
     """The connection's address as the server's socket saw it (`CONFIG.sessions`,
     set by the table server), never `page.client_ip`, which the client can change."""

@@ -6,9 +6,9 @@ import threading
 from typing import Any
 
 from scorer.app import CONFIG
+from scorer.backends import backends_of
 from scorer.events.service import EventService
-from scorer.rights import get_rights
-from scorer.store.game_store import GameStore
+from scorer.store.ports import GamesPort
 
 _lock = threading.Lock()
 _service: EventService | None = None
@@ -44,19 +44,18 @@ def club_changed_elsewhere(event_id: str) -> None:
         service.heard(event_id)  # its listeners include _tell
 
 
-def get_events(store: GameStore) -> EventService:
-    """The club nights beside `store`. The first call also lets each event's organiser
-    edit every game of the event (`TableRights.also_allow`; `also_move` carries their
-    rights to a phone's stored token) and tells the server of
-    every change (`CONFIG.club_changed`: the standings board; the club night screens
-    through pubsub, once one has been shown)."""
+def get_events(store: GamesPort) -> EventService:
+    """The club nights beside `store` (`scorer.backends`). The first call also lets each
+    event's organiser edit every game of the event (`RightsPort.also_allow`; `also_move`
+    carries their rights to a phone's stored token) and tells the server of every change
+    (`CONFIG.club_changed`: the standings board; the club night screens through pubsub,
+    once one has been shown)."""
     global _service
     with _lock:
         if _service is None or _service.games is not store:
-            db = CONFIG.database
-            _service = (EventService(store) if db is None
-                        else EventService.on_database(store, db))
-            rights = get_rights(store.data_dir)
+            backends = backends_of(store)
+            _service = backends.events()
+            rights = backends.rights
             rights.also_allow(_service.organises_game)
             rights.also_move(_service.codes.move)
             _service.listen(_tell)

@@ -105,8 +105,10 @@ def export_name(game: GameSummary) -> str:
 
 
 def export(ctx: AppContext, game: GameSummary) -> None:
-    """Download the game as a tarabish-game/1 file."""
+    """Download the game as a tarabish-game/1 file, if this phone may see it (checked
+    here, on the server: on a community only its own games)."""
     try:
+        ctx.actions.require_sight(game.id)
         doc = ctx.store.get_game(game.id).file_doc()
     except StoreError as exc:
         ctx.toast(str(exc), error=True)
@@ -118,7 +120,7 @@ def export(ctx: AppContext, game: GameSummary) -> None:
 def export_game(ctx: AppContext, game_id: str) -> None:
     """Download the game as a tarabish-game/1 file, found by its id (the sheet's
     Share panel on one phone alone)."""
-    summary = next((g for g in ctx.store.list_games() if g.id == game_id), None)
+    summary = next((g for g in ctx.actions.visible_games() if g.id == game_id), None)
     if summary is None:
         ctx.toast("This game is no longer saved on this phone.", error=True)
         return

@@ -1,5 +1,5 @@
 """Every change a phone makes to a group goes through here, after the server checks
-that this phone keeps the group (`Groups.must_keep`, at the moment of the change).
+that this phone keeps the group (`GroupsPort.must_keep`, at the moment of the change).
 Looking is open to anyone with the group's address. Values and errors only; the
 screens draw them.
 """
@@ -11,9 +11,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from scorer.app.actions import TableActions
+from scorer.app.game_sight import visible_groups
 from scorer.app.group_access import get_groups
+from scorer.backends import backends_of
 from scorer.groups.model import BadGroup, Group, check_id
-from scorer.groups.service import Groups
+from scorer.groups.ports import GroupsPort
 from scorer.rights.limiter import RateWindow
 from scorer.store.errors import StoreError
 from scorer.store.models import GameSummary, StoredGame
@@ -60,7 +62,7 @@ class GroupActions:
         self.address = address
 
     @property
-    def groups(self) -> Groups:
+    def groups(self) -> GroupsPort:
         return get_groups(self.actions.ctx.store)
 
     def _known(self) -> str:
@@ -78,7 +80,9 @@ class GroupActions:
     # -- looking ---------------------------------------------------------------
 
     def list_groups(self) -> list[Group]:
-        return self.groups.list_groups()
+        """The groups this phone is shown: every one on a laptop and to the host; on a
+        community those it keeps (another is opened by its address)."""
+        return visible_groups(self.actions.ctx.store, self.actions.rights, self.actions.device)
 
     def get(self, group_id: str) -> Group:
         return self.groups.get(check_id(group_id))
@@ -115,10 +119,10 @@ class GroupActions:
         return newest_first([s for s in self.actions.ctx.store.list_games() if s.id in ids])
 
     def candidates(self, group: Group) -> tuple[list[GameSummary], int]:
-        """Games not in the group, newest first, at most PICK_MAX; and how many more."""
+        """Games not in the group that this phone may see (on a community its own),
+        newest first, at most PICK_MAX; and how many more."""
         ids = set(group.games)
-        outside = newest_first([s for s in self.actions.ctx.store.list_games()
-                                if s.id not in ids])
+        outside = newest_first([s for s in self.actions.visible_games() if s.id not in ids])
         return outside[:PICK_MAX], max(0, len(outside) - PICK_MAX)
 
     # -- changing --------------------------------------------------------------
@@ -138,7 +142,7 @@ class GroupActions:
     def _new_groups(self) -> RateWindow | PgRateWindow:
         """The count of new groups per address: in the community's database, which its
         processes share (each process's own count let an address make five in each)."""
-        db = getattr(self.actions.ctx.store, "db", None)
+        db = backends_of(self.actions.ctx.store).database
         if db is None:
             return _new_groups
         from scorer.rights.pg_limiter import PgRateWindow  # psycopg: a community's only
@@ -161,6 +165,7 @@ class GroupActions:
     def add_game(self, group_id: str, game_id: str) -> Group:
         """A stored game joins the group (its players become members)."""
         self._require(group_id)
+        self.actions.require_sight(game_id)  # a keeper adds its own games, not a stranger's
         stored = self.actions.ctx.store.get_game(game_id)
         return self.groups.add_games(group_id, [(stored.id, _players(stored))])
 

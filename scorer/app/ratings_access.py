@@ -16,12 +16,14 @@ from datetime import datetime
 from typing import Final
 
 from scorer.app.group_access import get_groups
+from scorer.backends import backends_of
 from scorer.groups.model import Group, check_id, member_key
 from scorer.ratings.model import match_of
 from scorer.ratings.sources import finished_at
 from scorer.ratings.timeline import BoardRow, DatedMatch, Timeline, leaderboard, rate_in_order
-from scorer.store import GameNotFound, GameStore
+from scorer.store import GameNotFound
 from scorer.store.models import GameSummary
+from scorer.store.ports import GamesPort
 
 SEASONS: Final = (("all", "All"), ("year", "This year"), ("month", "This month"))
 """The seasons offered as taps: key and label."""
@@ -39,10 +41,10 @@ def season_start(season: str, now: datetime | None = None) -> datetime | None:
     return None
 
 
-def community(store: GameStore) -> bool:
+def community(store: GamesPort) -> bool:
     """The store is a community's database: its ratings are per group only (Ann at
     one table is not Ann at another), no board of all games."""
-    return getattr(store, "db", None) is not None
+    return backends_of(store).community
 
 
 def games_of(summaries: list[GameSummary], group: Group | None) -> list[GameSummary]:
@@ -73,7 +75,7 @@ class RatedFolder:
     """The timelines of one store's finished games, in the order they finished: all
     of them, and each group's (one cached per group, the last `CACHED_GROUPS` asked)."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GamesPort) -> None:
         self.store = store
         self._lock = threading.Lock()
         self._dated: dict[tuple[str, int], DatedMatch | None] = {}
@@ -210,7 +212,7 @@ _lock = threading.Lock()
 _folder: RatedFolder | None = None
 
 
-def rated_folder(store: GameStore) -> RatedFolder:
+def rated_folder(store: GamesPort) -> RatedFolder:
     """The shared `RatedFolder` of `store` (a new one if the store changed, as in tests)."""
     global _folder
     with _lock:
@@ -219,7 +221,7 @@ def rated_folder(store: GameStore) -> RatedFolder:
         return _folder
 
 
-def game_timeline(store: GameStore, game_id: str | None) -> Timeline | None:
+def game_timeline(store: GamesPort, game_id: str | None) -> Timeline | None:
     """The ratings a game's chances go by: its group's (a game in two groups: the first
     by name), else every game's on a laptop; None on a community server for a game in
     no group (no all-games ratings there)."""

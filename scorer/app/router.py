@@ -16,8 +16,10 @@ import flet as ft
 from scorer.app import CONFIG, live
 from scorer.app.actions import RIGHTS_SCREENS, game_topic
 from scorer.app.context import AppContext
+from scorer.app.game_sight import games_private
 from scorer.app.theme import PAD
 from scorer.app.views.common import message_view, redraws_shown
+from scorer.rights import TooManyTries
 from scorer.text.terminal import one_line
 
 logger = logging.getLogger(__name__)
@@ -114,6 +116,13 @@ ROUTES: list[tuple[str, Builder]] = [
 ]
 
 
+GAME_QUERY = ("game", "again")
+"""Query keys naming a game: the tools' `?game=` (the rules, the run checker, the card
+counter read its hands) and New game's `?again=` (its players)."""
+LISTS = ("/games", "/stats", "/statistics", "/ratings", "/groups", "/club")
+"""Screens listing games, groups or club nights: where games are private they depend
+on the phone (drawn again once it is known)."""
+
 SHEET = re.compile(rf"^/game/{GAME}$")
 ONE_VIEW = ("/", "/new", "/ratings")
 """Home, New game and the leaderboard: a switch between them, or between one of them
@@ -166,10 +175,19 @@ class Router:
         parts = urlsplit(route or "/")
         path = _path(route)
         query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+        for key in GAME_QUERY:  # a game named in the query is read only if this phone sees it
+            if key in query and not self.ctx.actions.sees(query[key]):
+                del query[key]
         for pattern, build in self.routes:
             match = pattern.match(path)
             if match:
-                return build(self.ctx, match.groupdict(), query)
+                groups = match.groupdict()
+                if "gid" in groups:
+                    try:  # a game's own address: where games are private, now it sees it
+                        self.ctx.actions.open_game(groups["gid"])
+                    except TooManyTries as exc:
+                        return message_view(self.ctx, route, "Wait a moment", str(exc))
+                return build(self.ctx, groups, query)
         return message_view(self.ctx, route, "Page not found",
                             "There is nothing at this address. Start again from home.")
 
@@ -264,6 +282,8 @@ class Router:
             return (game.id if game else None) != self.ctx.continued
         if path == "/new":  # New game for a group says whether it will count for it
             return "group=" in self.route
+        if path in LISTS and games_private(self.ctx.store):
+            return True
         return path.startswith(("/game/", "/club/", "/group/")) or path in RIGHTS_SCREENS
 
     def show_theme(self, mode: ft.ThemeMode) -> None:

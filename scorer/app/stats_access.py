@@ -5,13 +5,13 @@ from __future__ import annotations
 import threading
 
 from scorer.stats import StatsService
-from scorer.store.game_store import GameStore
+from scorer.store.ports import GamesPort
 
 _lock = threading.Lock()
 _service: StatsService | None = None
 
 
-def get_stats_service(store: GameStore) -> StatsService:
+def get_stats_service(store: GamesPort) -> StatsService:
     """The service for `store` (a new one if the store changed, as in tests)."""
     global _service
     with _lock:

@@ -1,4 +1,5 @@
-"""One GameStore per server process, shared by every phone's session."""
+"""One set of backends per server process (`scorer.backends`), shared by every
+phone's session: its games, and beside them its rights, club nights and groups."""
 
 from __future__ import annotations
 
@@ -6,43 +7,44 @@ import logging
 import threading
 
 from scorer.app import CONFIG
+from scorer.backends import Backends, install, open_backends
 from scorer.machine.paths import resolve_data_dir
-from scorer.store.game_store import GameStore
+from scorer.store.ports import GamesPort
 
 logger = logging.getLogger(__name__)
 
 _lock = threading.Lock()
-_store: GameStore | None = None
+_backends: Backends | None = None
 
 
-def use_store(store: GameStore) -> None:
-    """Serve every session from `store` (the browser opens its own, see
-    `scorer.browser.storage`) instead of opening one in the data folder."""
-    global _store
+def use_backends(backends: Backends | None) -> None:
+    """Serve every session from `backends` (the browser opens its own, see
+    `scorer.browser.start`) instead of opening them from `CONFIG`; None: open them
+    again at the next use."""
+    global _backends
     with _lock:
-        _store = store
+        _backends = backends
+        install(backends)
 
 
-def get_store() -> GameStore:
-    """The process's store, opened on first use: the community's database when one is
-    configured (`CONFIG.database`: a PgGameStore, the same interface), else the data
-    folder."""
-    global _store
+def get_backends() -> Backends:
+    """The process's backends, opened on first use from `CONFIG`: the community's
+    database when one is configured (`CONFIG.database`), else the data folder."""
+    global _backends
     with _lock:
-        if _store is None and CONFIG.database is not None:
-            # Imported here: the phone-alone app has no PostgreSQL.
-            from scorer.store.pg_games import PgGameStore
-
-            # The data folder keeps only this machine's caches beside the database.
-            # GameStore's interface (not its class): typed as one for every caller.
-            _store = PgGameStore(  # type: ignore[assignment]
-                CONFIG.database, data_dir=resolve_data_dir(CONFIG.data_dir),
-                on_problem=_log_problem)
-        if _store is None:
+        if _backends is None:
             # Problems name files by their full path: for the server's terminal
-            # only (phones see the store's `notices`).
-            _store = GameStore(resolve_data_dir(CONFIG.data_dir), on_problem=_log_problem)
-        return _store
+            # only (phones see the store's `notices`). With a database the data
+            # folder keeps only this machine's caches.
+            _backends = open_backends(resolve_data_dir(CONFIG.data_dir), CONFIG.database,
+                                      on_problem=_log_problem)
+            install(_backends)
+        return _backends
+
+
+def get_store() -> GamesPort:
+    """The process's games (`get_backends`)."""
+    return get_backends().games
 
 
 def _log_problem(problem: str) -> None:

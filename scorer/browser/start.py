@@ -18,7 +18,8 @@ import flet as ft
 from scorer.app import CONFIG
 from scorer.app.main import main
 from scorer.app.router import VIEW_MODULES, compiled_routes
-from scorer.app.store_access import use_store
+from scorer.app.store_access import use_backends
+from scorer.backends import backends_of
 from scorer.browser.durable import DurableSender
 from scorer.browser.send import post, served_by_table_server
 from scorer.browser.storage import BrowserGameStore, IndexedDBFolder
@@ -46,7 +47,7 @@ class Phone:
         self.store = BrowserGameStore(data_dir, self.sender.changed)
         if self.folder.problem:
             self.store.problems.insert(0, self.folder.problem)
-        use_store(self.store)
+        use_backends(backends_of(self.store))  # the phone's: a folder in IndexedDB
 
     async def before_main(self, page: ft.Page) -> None:
         self.page = page

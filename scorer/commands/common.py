@@ -10,17 +10,20 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rules.plain_text import shown
+from scorer.backends import backends_of, install, open_backends
 from scorer.machine.paths import resolve_data_dir
-from scorer.store import GameStore, folder_lock
+from scorer.store import folder_lock
 from scorer.store.atomic_storage import atomic_write_bytes
 from scorer.store.folder_lock import FolderBusy
 from scorer.text.terminal import label, one_line
 
 if TYPE_CHECKING:
     from scorer.events.service import EventService
+    from scorer.groups.ports import GroupsPort
+    from scorer.store.ports import GamesPort
 
 EXIT_OK = 0
 EXIT_FAILED = 1  # nothing wrong with the input, but it could not be done
@@ -62,16 +65,14 @@ def database_of(args: argparse.Namespace) -> str | None:
         raise NoStore from exc
 
 
-def _open_community(url: str, read_only: bool, args: argparse.Namespace) -> Any:
-    """The community's games (a PgGameStore, GameStore's interface) once its schema is
-    up to date; its rights become the process's (`scorer.rights.use_database`).
-    Closing the store closes the database."""
-    from scorer.rights import use_database
+def _open_community(url: str, read_only: bool, args: argparse.Namespace) -> GamesPort:
+    """The community's games once its schema is up to date; its backends become the
+    process's (`scorer.backends.install`: its rights). Closing the games closes the
+    database, and a process that runs commands in turn (tests) starts afresh."""
     from scorer.store.database import Database, ensure_schema
     from scorer.store.database.connect import operator_detail
     from scorer.store.database.feed import with_writer, writer_name
     from scorer.store.errors import StoreError
-    from scorer.store.pg_games import PgGameStore
 
     try:
         ensure_schema(url)
@@ -79,17 +80,23 @@ def _open_community(url: str, read_only: bool, args: argparse.Namespace) -> Any:
         print(f"tarabish: {one_line(str(exc) + operator_detail(exc))}", file=sys.stderr)
         raise NoStore from exc
     db = Database(with_writer(url, writer_name("command")), min_size=0, max_size=2)
-    use_database(db)
+
+    def closed() -> None:
+        install(None)
+        db.close()
+
     # The data folder keeps only this machine's caches (the statistics' facts).
-    return _ClosingStore(PgGameStore(db, data_dir=resolve_data_dir(getattr(args, "data_dir", None)),
-                                     read_only=read_only), db)
+    backends = open_backends(resolve_data_dir(getattr(args, "data_dir", None)), db,
+                             read_only=read_only, on_close=closed)
+    install(backends)
+    return backends.games
 
 
 class NoStore(Exception):
     """The data folder cannot be used (permissions, not a folder...); already reported."""
 
 
-def open_store(args: argparse.Namespace, *, read_only: bool = True) -> GameStore:
+def open_store(args: argparse.Namespace, *, read_only: bool = True) -> GamesPort:
     """The store in the chosen data folder; start-up problems go to stderr.
 
     For writing (`read_only=False`) it may raise FolderBusy. With `--database`, the
@@ -97,10 +104,10 @@ def open_store(args: argparse.Namespace, *, read_only: bool = True) -> GameStore
     """
     url = database_of(args)
     if url is not None:
-        return _open_community(url, read_only, args)  # type: ignore[no-any-return]
+        return _open_community(url, read_only, args)
     where = resolve_data_dir(getattr(args, "data_dir", None))
     try:
-        store = GameStore(where, read_only=read_only)
+        store = open_backends(where, read_only=read_only).games
     except OSError as e:
         print(f"tarabish: cannot use the data folder {where} ({e.strerror or e})",
               file=sys.stderr)
@@ -110,7 +117,7 @@ def open_store(args: argparse.Namespace, *, read_only: bool = True) -> GameStore
     return store
 
 
-def open_for_writing(args: argparse.Namespace, what: str = "tarabish import") -> GameStore:
+def open_for_writing(args: argparse.Namespace, what: str = "tarabish import") -> GamesPort:
     """The store with the folder's lock; waits a little for another `import` to finish,
     never for a server (raises FolderBusy). A community's database has no lock: every
     save is a transaction."""
@@ -138,49 +145,24 @@ def open_for_writing(args: argparse.Namespace, what: str = "tarabish import") ->
             lease.release()
 
 
-class _ClosingStore:
-    """A command's community store: the PgGameStore, whose closing also closes the
-    command's database pool."""
-
-    def __init__(self, store: Any, db: Any) -> None:
-        self._store = store
-        self._db = db
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._store, name)
-
-    def close(self) -> None:
-        from scorer.rights import use_database
-
-        self._store.close()
-        use_database(None)  # a process that runs commands in turn (tests) starts afresh
-        self._db.close()
-
-    def __enter__(self) -> Any:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+def events_of(store: GamesPort) -> EventService:
+    """The club nights beside `store` (`scorer.backends`)."""
+    return backends_of(store).events()
 
 
-def events_of(store: GameStore) -> EventService:
-    """The club nights beside `store`: in the community's database for its games."""
-    from scorer.events.service import EventService
-
-    db = getattr(store, "db", None)
-    if db is not None:
-        return EventService.on_database(store, db)
-    return EventService(store)
+def groups_of(store: GamesPort) -> GroupsPort:
+    """The groups beside `store` (`scorer.backends`)."""
+    return backends_of(store).groups()
 
 
-def table_codes(store: GameStore, game_ids: list[str]) -> dict[str, str]:
+def table_codes(store: GamesPort, game_ids: list[str]) -> dict[str, str]:
     """Every game of `game_ids` gets its table code (no phone holds it until it is
     entered): the codes, by game."""
-    from scorer.rights import get_rights
     from scorer.rights.codes import TableCodes
 
-    codes = (get_rights(None) if getattr(store, "db", None) is not None
-             else TableCodes(store.data_dir))
+    backends = backends_of(store)
+    # A folder's codes file is read afresh: another process may have written it since.
+    codes = backends.rights if backends.community else TableCodes(store.data_dir)
     codes.give_codes(game_ids)
     return {game_id: code for game_id in game_ids if (code := codes.code(game_id))}
 
@@ -197,7 +179,7 @@ def reports_no_store(run: Callable[[argparse.Namespace], int]) -> Callable[..., 
     return wrapped
 
 
-def find_game(store: GameStore, prefix: str) -> str | None:
+def find_game(store: GamesPort, prefix: str) -> str | None:
     """The id of the one saved game whose id starts with `prefix` (a whole id
     wins over longer ones); None, said on stderr, when there is none or several."""
     matches = store.find_games(prefix)

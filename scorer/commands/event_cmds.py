@@ -23,6 +23,7 @@ from scorer.commands.common import (
     EXIT_OK,
     data_dir_option,
     events_of,
+    groups_of,
     open_for_writing,
     open_store,
     reports_no_store,
@@ -33,7 +34,6 @@ from scorer.events.model import RANKING_RULE, parse_spec
 from scorer.events.report import standings_json
 from scorer.events.requests import EVENT_PATH, answer
 from scorer.events.service import EventService
-from scorer.groups.stores import groups_for
 from scorer.handoff.local_import import HandOffFailed, post_to_server
 from scorer.store.errors import StoreError
 from scorer.store.folder_lock import FolderBusy
@@ -179,7 +179,7 @@ def _group_id(args: argparse.Namespace, in_file: Any) -> str:
     """The id of the group the night is for (`--group`: a name or id; else the file's
     "group"); one line and exit 2 if there is no such group."""
     with open_store(args) as store:
-        groups = groups_for(store)
+        groups = groups_of(store)
         try:
             if args.group is not None:
                 found = groups.find(str(args.group)).id

@@ -16,14 +16,15 @@ from scorer.commands.common import (
     EXIT_OK,
     data_dir_option,
     find_game,
+    groups_of,
     open_for_writing,
     open_store,
     reports_no_store,
 )
-from scorer.groups.service import Groups
-from scorer.groups.stores import groups_for
-from scorer.store import GameStore, StoreError
+from scorer.groups.ports import GroupsPort
+from scorer.store import StoreError
 from scorer.store.folder_lock import FolderBusy
+from scorer.store.ports import GamesPort
 from scorer.text.terminal import for_terminal, json_for_terminal, one_line
 
 
@@ -72,7 +73,7 @@ class _Said(Exception):
 
 
 def _changing(args: argparse.Namespace, what: str,
-              act: Callable[[GameStore, Groups], str]) -> int:
+              act: Callable[[GamesPort, GroupsPort], str]) -> int:
     """Run `act` on the groups with the folder held for writing; print what it returns.
     A busy folder or a refusal is one line on stderr."""
     try:
@@ -84,7 +85,7 @@ def _changing(args: argparse.Namespace, what: str,
         return EXIT_FAILED
     with store:
         try:
-            said = act(store, groups_for(store))
+            said = act(store, groups_of(store))
         except StoreError as exc:
             print(f"tarabish: {one_line(str(exc))}", file=sys.stderr)
             return EXIT_BAD_INPUT
@@ -95,7 +96,7 @@ def _changing(args: argparse.Namespace, what: str,
 
 
 def run_new(args: argparse.Namespace) -> int:
-    def act(_store: GameStore, groups: Groups) -> str:
+    def act(_store: GamesPort, groups: GroupsPort) -> str:
         group, code = groups.create(args.name, members=args.member)
         if args.json:
             return json_for_terminal(json.dumps({**group.contract(), "keeper_code": code},
@@ -108,7 +109,7 @@ def run_new(args: argparse.Namespace) -> int:
 
 
 def run_add(args: argparse.Namespace) -> int:
-    def act(store: GameStore, groups: Groups) -> str:
+    def act(store: GamesPort, groups: GroupsPort) -> str:
         group = groups.find(args.group)
         games: list[tuple[str, tuple[str, ...]]] = []
         for prefix in args.games:
@@ -126,7 +127,7 @@ def run_add(args: argparse.Namespace) -> int:
 
 
 def run_remove(args: argparse.Namespace) -> int:
-    def act(_store: GameStore, groups: Groups) -> str:
+    def act(_store: GamesPort, groups: GroupsPort) -> str:
         group = groups.find(args.group)
         game_id = next((g for g in group.games if g.startswith(args.game.strip().lower())),
                        args.game)
@@ -139,7 +140,7 @@ def run_remove(args: argparse.Namespace) -> int:
 
 def run_list(args: argparse.Namespace) -> int:
     with open_store(args) as store:
-        found = groups_for(store).list_groups()
+        found = groups_of(store).list_groups()
     if args.json:
         print(json_for_terminal(json.dumps([g.contract() for g in found], ensure_ascii=False,
                                            indent=2)))
@@ -153,7 +154,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_code(args: argparse.Namespace) -> int:
-    def act(_store: GameStore, groups: Groups) -> str:
+    def act(_store: GamesPort, groups: GroupsPort) -> str:
         group = groups.find(args.group)
         code = groups.new_code(group.id, None)
         return for_terminal(f"New keeper code of {group.name}: {code[:4]} {code[4:]} "

@@ -9,19 +9,21 @@ import sys
 from typing import Any
 
 from rules.errors import GameFileError
+from scorer.backends import open_backends
 from scorer.commands.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
     NoStore,
     data_dir_option,
     database_of,
+    groups_of,
     open_store,
 )
 from scorer.commands.game_input import load_game_doc
 from scorer.machine.paths import ENV_VAR, resolve_data_dir
 from scorer.ratings import PROVISIONAL_GAMES, Match, Ratings, compute_ratings
 from scorer.ratings.sources import as_members, match_of_doc, stored_matches
-from scorer.store import GameStore, StoreError
+from scorer.store import StoreError
 from scorer.text.terminal import for_terminal, json_for_terminal, label, one_line
 
 
@@ -83,17 +85,16 @@ def _from_files(files: list[str]) -> list[Match] | None:
 def _group_members(args: argparse.Namespace,
                    group: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """The group's members and games; None (said on stderr) if there is no such group."""
-    from scorer.groups.stores import groups_for
 
     try:
         if database_of(args) is not None:
             with open_store(args) as store:
-                found = groups_for(store).find(group)
+                found = groups_of(store).find(group)
             return found.members, found.games
         where = resolve_data_dir(getattr(args, "data_dir", None)
                                  or os.environ.get(ENV_VAR, "").strip() or None)
-        with GameStore(where, read_only=True) as folder:
-            found = groups_for(folder).find(group)
+        with open_backends(where, read_only=True).games as folder:
+            found = groups_of(folder).find(group)
     except NoStore:
         return None
     except (StoreError, OSError) as exc:
@@ -119,7 +120,7 @@ def _from_store(args: argparse.Namespace,
         print(f"tarabish: the data folder {label(str(where))} {what}", file=sys.stderr)
         return None
     try:
-        store = GameStore(where, read_only=True)
+        store = open_backends(where, read_only=True).games
     except OSError as e:
         print(f"tarabish: cannot use the data folder {label(str(where))} ({e.strerror or e})",
               file=sys.stderr)

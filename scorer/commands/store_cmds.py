@@ -18,6 +18,7 @@ from typing import Any
 from rules.errors import GameFileError
 from rules.game import MAX_TEAM_NAME_LENGTH
 from rules.game_file import parse_game
+from scorer.backends import backends_of
 from scorer.commands.common import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
@@ -26,6 +27,7 @@ from scorer.commands.common import (
     counted,
     data_dir_option,
     find_game,
+    groups_of,
     open_for_writing,
     open_store,
     reports_no_store,
@@ -35,7 +37,6 @@ from scorer.commands.common import (
 from scorer.commands.event_cmds import run_event_import
 from scorer.commands.game_input import load_game_doc
 from scorer.commands.stats_cmds import run_export_csv
-from scorer.groups.stores import groups_for
 from scorer.handoff.local_import import HandOffFailed, hand_to_server
 from scorer.store import GameNotFound, GameSummary, InvalidGame
 from scorer.store.errors import NotSaved, StoreError
@@ -106,7 +107,7 @@ def run_import(args: argparse.Namespace) -> int:
     except FolderBusy as busy:
         return _hand_off(busy, docs, group, base)
     with store:
-        groups = groups_for(store)
+        groups = groups_of(store)
         try:  # the group is found before any game is stored: a wrong name stores none
             group_id = None if group is None else groups.find(group).id
         except StoreError as e:
@@ -242,7 +243,7 @@ def run_export(args: argparse.Namespace) -> int:
 def run_games(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         games = store.list_games()
-        where = ("the community's database" if getattr(store, "db", None) is not None
+        where = ("the community's database" if backends_of(store).community
                  else label(str(store.data_dir)))
     if args.json:
         print(json_for_terminal(json.dumps([g.model_dump(mode="json") for g in games],

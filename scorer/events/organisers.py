@@ -87,6 +87,14 @@ class OrganiserCodes:
             entry = self._events.get(event_id)
             return entry is not None and _key(token) in entry["devices"]
 
+    def held_by(self, token: str | None) -> set[str]:
+        """The events whose organiser code this phone holds."""
+        if not token:
+            return set()
+        key = _key(token)
+        with self._lock:
+            return {eid for eid, entry in self._events.items() if key in entry["devices"]}
+
     def start(self, event_id: str, token: str | None) -> str:
         """Give the event a code (if it has none) and to `token` (None: to nobody yet,
         for an event made on the command line); returns the code."""

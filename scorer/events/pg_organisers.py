@@ -40,6 +40,15 @@ class PgOrganiserCodes(OrganiserCodes):
                                 "AND device = %s", (event_id, _key(token))).fetchone() \
                 is not None
 
+    def held_by(self, token: str | None) -> set[str]:
+        """The events whose organiser code this phone holds."""
+        if not token:
+            return set()
+        with self.db.connection() as conn:
+            rows = conn.execute("SELECT event_id FROM event_organisers WHERE device = %s",
+                                (_key(token),)).fetchall()
+        return {str(r[0]) for r in rows}
+
     def start(self, event_id: str, token: str | None) -> str:
         """Give the event a code (if it has none) and to `token` (None: to nobody yet)."""
         code = f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from psycopg.types.json import Jsonb
 
 from scorer.events.night import Event
+from scorer.events.ports import EventsPort
 from scorer.events.store import (
     EVENT_SCHEMA,
     MAX_LISTED,
@@ -35,8 +36,9 @@ _PREFIX_RE = re.compile(r"^[0-9a-f]{0,8}$")
 MAX_ID_TRIES = 20
 
 
-class PgEventStore:
-    """Every club night of a community (table `events` of 0003_events)."""
+class PgEventStore(EventsPort):
+    """Every club night of a community (table `events` of 0003_events): the events
+    port's PostgreSQL adapter."""
 
     def __init__(self, db: Database, *, read_only: bool = False) -> None:
         self.db = db

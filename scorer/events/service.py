@@ -30,17 +30,18 @@ from scorer.events.errors import TableError
 from scorer.events.model import EventSpec, Format
 from scorer.events.organisers import OrganiserCodes
 from scorer.events.pairing import Chance
+from scorer.events.ports import EventsPort
 from scorer.events.results import TableResult, decided, table_result
 from scorer.events.standings import Standing
 from scorer.events.store import EventStore, StoredEvent
 from scorer.rights import get_rights
 from scorer.store.errors import StoreError
 from scorer.store.game_store import GameStore
+from scorer.store.ports import GamesPort
 from scorer.store.validation import validate_doc
 
 if TYPE_CHECKING:  # a community's, groups, ratings: never imported by the phone-alone app
-    from scorer.events.pg_store import PgEventStore
-    from scorer.groups.service import Groups
+    from scorer.groups.ports import GroupsPort
     from scorer.store.database import Database
 
 RESULTS_KEPT = 1024
@@ -77,13 +78,19 @@ class EventView:
 
 
 class EventService:
-    """Club nights in one data folder, beside its games."""
+    """Club nights beside one process's games: by default in their data folder (the
+    folder's adapters), or in a community's database (`on_database`); which is chosen
+    once, at start (`scorer.backends`)."""
 
-    def __init__(self, games: GameStore, events: EventStore | PgEventStore | None = None,
-                 codes: OrganiserCodes | None = None, groups: Groups | None = None) -> None:
+    def __init__(self, games: GamesPort, events: EventsPort | None = None,
+                 codes: OrganiserCodes | None = None, groups: GroupsPort | None = None,
+                 make_groups: Callable[[], GroupsPort] | None = None) -> None:
+        """`make_groups`: the groups beside these games, made at their first use (a
+        phone alone, which has none, never uses them); by default the folder's."""
         self.games = games
         self._groups = groups
-        self.events: EventStore | PgEventStore = events or EventStore(
+        self._make_groups = make_groups
+        self.events: EventsPort = events or EventStore(
             games.data_dir, read_only=games.read_only)
         self.codes = codes or OrganiserCodes(games.data_dir)
         self._lock = threading.RLock()
@@ -97,25 +104,33 @@ class EventService:
             self._learn(stored)
 
     @classmethod
-    def on_database(cls, games: GameStore, db: Database) -> EventService:
-        """A community's club nights and organiser codes, in its database (shared by
-        every process), beside `games`."""
+    def on_database(cls, games: GamesPort, db: Database) -> EventService:
+        """A community's club nights, organiser codes and groups, in its database
+        (shared by every process), beside `games`."""
         from scorer.events.pg_organisers import PgOrganiserCodes
         from scorer.events.pg_store import PgEventStore
 
+        def groups() -> GroupsPort:
+            from scorer.groups.pg import PgGroups
+
+            return PgGroups(db)
+
         return cls(games, events=PgEventStore(db, read_only=games.read_only),
-                   codes=PgOrganiserCodes(db))
+                   codes=PgOrganiserCodes(db), make_groups=groups)
 
     @property
-    def groups(self) -> Groups:
+    def groups(self) -> GroupsPort:
         """The groups beside the games (the app hands in its one per process: `use_groups`)."""
         if self._groups is None:
-            from scorer.groups.stores import groups_for  # left out of a phone alone
+            if self._make_groups is not None:
+                self._groups = self._make_groups()
+            else:
+                from scorer.groups.folder import FolderGroups  # left out of a phone alone
 
-            self._groups = groups_for(self.games)
+                self._groups = FolderGroups(self.games.data_dir)
         return self._groups
 
-    def use_groups(self, groups: Groups) -> None:
+    def use_groups(self, groups: GroupsPort) -> None:
         """Share the app's store of groups (its keeper-code brakes are one per process)."""
         self._groups = groups
 
@@ -177,6 +192,19 @@ class EventService:
         """The phone organises the event this game belongs to (it may edit the game)."""
         event_id = self._owner.get(game_id)
         return event_id is not None and self.codes.holds(event_id, device)
+
+    def organised_games(self, device: str | None) -> set[str]:
+        """Every game of the events this phone organises (their tables' games, earlier
+        ones of a table included): one read of the phone's events."""
+        held = self.codes.held_by(device)
+        if not held:
+            return set()
+        with self._lock:
+            return {game for game, event in self._owner.items() if event in held}
+
+    def organised_events(self, device: str | None) -> set[str]:
+        """The events whose organiser code this phone holds."""
+        return self.codes.held_by(device)
 
     # -- changing ----------------------------------------------------------------------------
 
@@ -437,8 +465,8 @@ class EventService:
     def _signature(self, game_id: str | None) -> Signature | None:
         if not game_id:
             return None
-        if getattr(self.games, "games_dir", None) is None:
-            # A community's database (PgGameStore): the game's revision says it changed.
+        if not isinstance(self.games, GameStore):
+            # A community's database: the game's revision says it changed.
             try:
                 return (-1, self.games.get_game(game_id).revision, 0)
             except StoreError:

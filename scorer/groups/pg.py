@@ -12,7 +12,15 @@ from typing import Any
 
 import psycopg
 
-from scorer.groups.model import MAX_GROUPS, MAX_KEEPERS, BadGroup, Group, GroupNotFound, member_key
+from scorer.groups.model import (
+    MAX_GROUPS,
+    MAX_KEEPERS,
+    BadGroup,
+    Group,
+    GroupNotFound,
+    device_key,
+    member_key,
+)
 from scorer.groups.service import ADDRESS_FREE_TRIES, GROUP_FREE_TRIES, WAIT_CAP_S, Groups
 from scorer.rights.limiter import Backoff
 from scorer.rights.pg_grants import hold
@@ -102,6 +110,16 @@ class PgGroups(Groups):
             rows = conn.execute("SELECT group_id FROM group_keepers WHERE device = %s",
                                 (device,)).fetchall()
         return {row[0] for row in rows}
+
+    def kept_games(self, token: str | None) -> set[str]:
+        """The games of every group this phone keeps: one query, no group read whole."""
+        if not token:
+            return set()
+        with self.db.connection() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT unnest(g.games) FROM groups g JOIN group_keepers k "
+                "ON k.group_id = g.id WHERE k.device = %s", (device_key(token),)).fetchall()
+        return {str(r[0]) for r in rows}
 
     def _add_keeper(self, group_id: str, device: str) -> None:
         with self.db.connection() as conn:

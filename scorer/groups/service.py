@@ -32,6 +32,7 @@ from scorer.groups.model import (
     new_code,
     with_members,
 )
+from scorer.groups.ports import GroupsPort
 from scorer.rights.limiter import Backoff, TooManyTries, WrongCode
 
 if TYPE_CHECKING:  # psycopg only where a community's database is used
@@ -42,8 +43,9 @@ GROUP_FREE_TRIES = 10
 WAIT_CAP_S = 15 * 60.0
 
 
-class Groups(ABC):
-    """Every group of one data folder or one community."""
+class Groups(GroupsPort, ABC):
+    """Every group of one data folder or one community: the rules both adapters of the
+    groups port share (`FolderGroups`, `PgGroups` give the primitives)."""
 
     def __init__(self, backoff: Backoff | PgBackoff | None = None,
                  group_backoff: Backoff | PgBackoff | None = None) -> None:
@@ -183,6 +185,10 @@ class Groups(ABC):
             return []
         kept = self._kept_ids(device_key(token))
         return [g for g in self.list_groups() if g.id in kept]
+
+    def kept_games(self, token: str | None) -> set[str]:
+        """The games of every group this phone keeps (a community's sight of a phone)."""
+        return {game for group in self.kept_by(token) for game in group.games}
 
     def enter_code(self, group_id: str, token: str, address: str, code: str) -> None:
         """The phone becomes a keeper if `code` is the group's; WrongCode (or

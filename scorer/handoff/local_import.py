@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # the command line does not need the web stack
     from starlette.requests import Request
     from starlette.responses import JSONResponse
 
-    from scorer.store import GameStore
+    from scorer.store.ports import GamesPort
 
 IMPORT_PATH = "/_tarabish/import"
 KEY_HEADER = "X-Tarabish-Key"
@@ -116,7 +116,7 @@ a StoreError for a group that does not exist."""
 
 
 async def handle_import(request: Request, key: str | None,
-                        get_store: Callable[[], GameStore],
+                        get_store: Callable[[], GamesPort],
                         give_codes: Callable[[list[str]], dict[str, str]],
                         join_group: GroupJoin | None = None) -> JSONResponse:
     """POST IMPORT_PATH: {"games": [tarabish-game/1, ...], "group"?: name or id}

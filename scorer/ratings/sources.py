@@ -12,7 +12,8 @@ from rules.replay import replay
 from rules.stats import player_key
 from scorer.ratings.groups import GroupGame
 from scorer.ratings.model import Match, match_of
-from scorer.store import GameNotFound, GameStore
+from scorer.store import GameNotFound
+from scorer.store.ports import GamesPort
 
 _PLAYED_HAND = frozenset({"added", "redone"})
 
@@ -44,7 +45,7 @@ def finished_at(history: Sequence[dict[str, Any]], hands: int, fallback: datetim
     return fallback
 
 
-def stored_group_games(store: GameStore, game_ids: Sequence[str] | None = None) -> list[GroupGame]:
+def stored_group_games(store: GamesPort, game_ids: Sequence[str] | None = None) -> list[GroupGame]:
     """stored_group_games(store, game_ids=None) -> list[GroupGame]: the finished stored
     games among `game_ids` (None: all), in the order they finished (ties by id).
 
@@ -73,7 +74,7 @@ def stored_group_games(store: GameStore, game_ids: Sequence[str] | None = None) 
     return games
 
 
-def stored_matches(store: GameStore, only: Sequence[str] | None = None) -> list[Match]:
+def stored_matches(store: GamesPort, only: Sequence[str] | None = None) -> list[Match]:
     """The finished stored games (those of `only`, when given: a group's), in the order
     they finished (ties by game id)."""
     return [game.match for game in stored_group_games(store, only)]

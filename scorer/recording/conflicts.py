@@ -83,7 +83,12 @@ class Situation(BaseModel):
 def assess(place: DraftPlace, draft: HandDraft, game: Game, revision: int) -> Situation:
     """How the game as saved now (`game` at `revision`) stands to a hand entered for
     `place` with the taps `draft`."""
-    mine = built(draft)
+    return assess_hand(place, built(draft), game, revision)
+
+
+def assess_hand(place: DraftPlace, mine: Hand | None, game: Game, revision: int) -> Situation:
+    """`assess` for a hand already made (`mine`; None: not finished yet): a change
+    waiting on a phone (`scorer.sync`) is judged as a draft on a screen is."""
     count = len(game.hands)
     common: dict[str, Any] = {"number": place.number, "next_number": count + 1, "mine": mine}
     if revision == place.revision:

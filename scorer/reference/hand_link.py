@@ -19,8 +19,8 @@ from rules.names import TableNames
 from rules.replay import GameReplay
 from scorer.recording.draft import HandDraft, trump_options
 from scorer.store.errors import StoreError
-from scorer.store.game_store import GameStore
 from scorer.store.models import StoredGame
+from scorer.store.ports import GamesPort
 
 STANDALONE_PLAYERS = ("Player 1", "Player 2", "Player 3", "Player 4")
 STANDALONE_TEAMS = ("Players 1 & 3", "Players 2 & 4")
@@ -144,7 +144,7 @@ def rules_route(section: str, link: HandLink, came_from: str) -> str:
         f"&from={came_from}")
 
 
-def link_from_query(store: GameStore, query: Mapping[str, str],
+def link_from_query(store: GamesPort, query: Mapping[str, str],
                     replayed: Callable[[StoredGame], LinkedGame]) -> HandLink:
     """Read `game` and `hand` from the address, replaying the game with `replayed`;
     a bad one falls back to standalone with `problem` saying why."""

@@ -23,45 +23,44 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from scorer.rights.codes import CODES_FILE, NotAllowed, TableCodes
 from scorer.rights.limiter import Backoff, RateWindow, TooManyTries, WrongCode
+from scorer.rights.ports import RightsPort
 from scorer.rights.service import TableRights, TooManyGames
-
-if TYPE_CHECKING:  # a server's only: the phone-alone app has no database
-    from scorer.store.database import Database
 
 __all__ = [
     "CODES_FILE",
     "Backoff",
     "NotAllowed",
     "RateWindow",
+    "RightsPort",
     "TableCodes",
     "TableRights",
     "TooManyGames",
     "TooManyTries",
     "WrongCode",
     "get_rights",
-    "use_database",
+    "use_rights",
 ]
 
 _lock = threading.Lock()
 _rights: dict[Path, TableRights] = {}
-_community: TableRights | None = None
+_community: RightsPort | None = None
 
 
-def use_database(db: Database | None) -> None:
-    """Keep every right in the community's database (`tarabish --database`): from now
-    on `get_rights` gives its rights, whatever folder it is asked for; None: the folders."""
+def use_rights(rights: RightsPort | None) -> None:
+    """Every right is `rights`' from now on (a community's, chosen at start by
+    `scorer.backends.install`): `get_rights` gives them, whatever folder it is asked
+    for; None: each folder's own."""
     global _community
     with _lock:
-        _community = None if db is None else TableRights.on_database(db)
+        _community = rights
 
 
-def get_rights(data_dir: Path | None) -> TableRights:
+def get_rights(data_dir: Path | None) -> RightsPort:
     """The process's table rights: the community's when a database is in use
-    (`use_database`), else those of the store in `data_dir` (one per folder)."""
+    (`use_rights`), else those of the store in `data_dir` (one per folder)."""
     with _lock:
         if _community is not None:
             return _community

@@ -5,6 +5,9 @@
                             "devices": {"<sha256 of device token>": "2025-06-01T20:15:02Z"}}},
      "hosts": {"<sha256 of device token>": "2025-06-01T19:58:40Z"}}
 
+A game's entry may also have "viewers" (same shape as "devices"): the phones that
+opened its own address where games are private (a community, `scorer.app.game_sight`).
+
 Every game has a code: the phone that starts a game holds it, and a game that
 came some other way (imported, saved before codes existed, its code lost) gets
 one that no phone holds yet. `hosts` are the phones that entered the server's
@@ -55,6 +58,8 @@ FORMAT = "tarabish-table-codes/1"
 CODE_DIGITS = 6
 MAX_HOSTS = 50
 """Phones kept as hosts; the one not seen longest goes first (a bound on the file)."""
+MAX_VIEWERS = 200
+"""Phones kept per game as having opened its address (a bound on the file)."""
 _GAME_RE = re.compile(r"^[0-9a-f]{8}$")
 _CODE_RE = re.compile(r"^(?:[0-9]{4}|[0-9]{6})$")  # 4 digits: files from before
 
@@ -118,6 +123,23 @@ class TableCodes:
             entry = self._games.get(game_id)
             return entry is not None and device_key(token) in entry["devices"]
 
+    def held_by(self, token: str | None) -> set[str]:
+        """The games this device holds (started them or entered their code)."""
+        if not token:
+            return set()
+        key = device_key(token)
+        with self._lock:
+            return {gid for gid, entry in self._games.items() if key in entry["devices"]}
+
+    def opened_by(self, token: str | None) -> set[str]:
+        """The games this device opened by their own address (`opened`)."""
+        if not token:
+            return set()
+        key = device_key(token)
+        with self._lock:
+            return {gid for gid, entry in self._games.items()
+                    if key in entry.get("viewers", {})}
+
     def matches(self, game_id: str, code: str) -> bool:
         """Whether `code` is the game's table code (constant-time compare)."""
         with self._lock:
@@ -156,6 +178,24 @@ class TableCodes:
                 self._save()
             return new
 
+    def opened(self, game_id: str, token: str) -> None:
+        """Record that `token` opened the game's own address (`/game/<id>`): on a
+        community it may see the game from then on. At most MAX_VIEWERS a game, those
+        not seen longest let go. A game with no code yet is given one no phone holds."""
+        _check_game_id(game_id)
+        key = device_key(token)
+        with self._lock:
+            entry = self._games.get(game_id)
+            if entry is None:
+                entry = self._games[game_id] = {"code": new_code(), "devices": {}}
+            viewers: dict[str, str] = entry.setdefault("viewers", {})
+            if key in viewers:
+                return  # known already: no write at every visit
+            viewers[key] = _now()
+            while len(viewers) > MAX_VIEWERS:
+                del viewers[min(viewers, key=viewers.__getitem__)]
+            self._save()
+
     def add_host(self, token: str) -> None:
         """Record that `token` entered the host code."""
         with self._lock:
@@ -187,6 +227,10 @@ class TableCodes:
                 devices: dict[str, str] = entry["devices"]
                 if old_key in devices:
                     devices[new_key] = devices.pop(old_key)
+                    moved += 1
+                viewers: dict[str, str] = entry.get("viewers", {})
+                if old_key in viewers:
+                    viewers[new_key] = viewers.pop(old_key)
                     moved += 1
             if old_key in self._hosts:
                 self._hosts[new_key] = self._hosts.pop(old_key)
@@ -305,6 +349,9 @@ def _validated(data: Any, where: str) -> dict[str, dict[str, Any]]:
             raise DamagedFile(where, f"the entry of game {game_id!r} is not valid")
         out[str(game_id)] = {"code": str(entry["code"]),
                              "devices": {str(k): str(v) for k, v in entry["devices"].items()}}
+        viewers = entry.get("viewers")
+        if isinstance(viewers, dict) and viewers:  # added later: a file may have none
+            out[str(game_id)]["viewers"] = {str(k): str(v) for k, v in viewers.items()}
     return out
 
 

@@ -24,6 +24,21 @@ class OwnerRights(TableRights):
     def code(self, game_id: str) -> str | None:
         return None
 
+    def held_by(self, device: str | None) -> set[str]:
+        return set()  # every game is this phone's: nobody asks which
+
+    def opened_by(self, device: str | None) -> set[str]:
+        return set()
+
+    def opened(self, game_id: str, device: str) -> None:
+        return None
+
+    def game_address_wait(self, address: str) -> float:
+        return 0.0
+
+    def missed_game_address(self, address: str) -> float:
+        return 0.0
+
     def is_host(self, device: str | None) -> bool:
         return True
 
@@ -38,6 +53,9 @@ class OwnerRights(TableRights):
 
     def forget(self, game_id: str) -> None:
         return None
+
+    def new_game_wait(self, address: str) -> float:
+        return 0.0
 
     def check_new_game(self, address: str) -> None:
         return None  # one phone: no stranger to slow down

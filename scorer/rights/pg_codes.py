@@ -12,13 +12,18 @@ import hmac
 import re
 from typing import TYPE_CHECKING, Any
 
-from scorer.rights.codes import MAX_HOSTS, NotAllowed, device_key, new_code
+import psycopg
+
+from scorer.rights.codes import MAX_HOSTS, MAX_VIEWERS, NotAllowed, device_key, new_code
 from scorer.rights.pg_grants import hold, move_holders
 
 if TYPE_CHECKING:
     from scorer.store.database import Database
 
 _GAME_RE = re.compile(r"^[0-9a-f]{8}$")
+MAX_OPENED = 2_000
+"""Games kept per phone as opened by their address (those not seen longest go first):
+a bound on what one stranger can make the database keep."""
 
 
 class PgTableCodes:
@@ -51,6 +56,24 @@ class PgTableCodes:
             return False
         return self._one("SELECT 1 FROM code_holders WHERE game_id = %s AND device = %s",
                          (game_id, device_key(token))) is not None
+
+    def held_by(self, token: str | None) -> set[str]:
+        """The games this device holds (started them or entered their code)."""
+        if not token:
+            return set()
+        with self.db.connection() as conn:
+            rows = conn.execute("SELECT game_id FROM code_holders WHERE device = %s",
+                                (device_key(token),)).fetchall()
+        return {str(r[0]) for r in rows}
+
+    def opened_by(self, token: str | None) -> set[str]:
+        """The games this device opened by their own address (`opened`)."""
+        if not token:
+            return set()
+        with self.db.connection() as conn:
+            rows = conn.execute("SELECT game_id FROM game_viewers WHERE device = %s",
+                                (device_key(token),)).fetchall()
+        return {str(r[0]) for r in rows}
 
     def matches(self, game_id: str, code: str) -> bool:
         """Whether `code` is the game's table code (constant-time compare)."""
@@ -94,6 +117,22 @@ class PgTableCodes:
         got = {str(r[0]) for r in rows}
         return [g for g in wanted if g in got]
 
+    def opened(self, game_id: str, token: str) -> None:
+        """Record that `token` opened the game's own address: it may see the game from
+        then on. At most MAX_VIEWERS phones a game and MAX_OPENED games a phone."""
+        _check_game_id(game_id)
+        key = device_key(token)
+        try:
+            with self.db.connection() as conn:
+                hold(conn, "game_viewers", game_id, key, keep=MAX_VIEWERS)
+                conn.execute(
+                    "DELETE FROM game_viewers WHERE device = %s AND game_id IN ("
+                    "SELECT game_id FROM game_viewers WHERE device = %s "
+                    "ORDER BY seen DESC, game_id OFFSET %s FOR UPDATE SKIP LOCKED)",
+                    (key, key, MAX_OPENED))
+        except psycopg.errors.ForeignKeyViolation:
+            return  # the game was deleted meanwhile: nothing to see
+
     def add_host(self, token: str) -> None:
         """Record that `token` entered the host (admin) code; at most MAX_HOSTS kept."""
         with self.db.connection() as conn:
@@ -120,6 +159,7 @@ class PgTableCodes:
             return 0
         with self.db.connection() as conn:
             games = move_holders(conn, "code_holders", old_key, new_key)
+            games += move_holders(conn, "game_viewers", old_key, new_key)
             host = conn.execute(
                 "INSERT INTO hosts (device, seen) SELECT %s, seen FROM hosts WHERE device = %s "
                 "ON CONFLICT (device) DO UPDATE SET seen = EXCLUDED.seen RETURNING device",

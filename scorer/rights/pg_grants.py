@@ -8,10 +8,10 @@ from typing import Any, Final, Literal
 
 from psycopg import sql
 
-Holders = Literal["code_holders", "event_organisers", "group_keepers"]
+Holders = Literal["code_holders", "event_organisers", "group_keepers", "game_viewers"]
 """The tables of holders, and the column naming what each one's phones hold."""
 OWNER: Final[dict[str, str]] = {"code_holders": "game_id", "event_organisers": "event_id",
-                                "group_keepers": "group_id"}
+                                "group_keepers": "group_id", "game_viewers": "game_id"}
 
 
 def hold(conn: Any, table: Holders, owner: str, device: str, keep: int | None = None) -> None:

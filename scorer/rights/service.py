@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from scorer.rights.codes import NotAllowed, TableCodes
 from scorer.rights.limiter import Backoff, RateWindow, TooManyTries, WrongCode
 from scorer.rights.phones import PhoneNames
+from scorer.rights.ports import RightsPort
 from scorer.store.errors import StoreError
 
 if TYPE_CHECKING:  # the PostgreSQL classes are a server's: the phone-alone app has none
@@ -33,6 +34,11 @@ GAMES_PER_HOUR = 20
 #: brakes (3 tries an address, 10 in all, then waits doubling to 15 min) a guesser
 #: gets about 62 tries a night: 1 chance in 160 million.
 HOST_CODE_DIGITS = 10
+#: Addresses of games that do not exist (`/game/<id>`), opened from one connection
+#: address before waits start (30 s doubling to 15 min; forgotten after a quiet hour).
+#: Where games are private (a community) a game's id is what lets a phone see it: a
+#: guesser gets about 60 tries a night from one address.
+GAME_ADDRESS_FREE_TRIES = 10
 
 
 class TooManyGames(StoreError):
@@ -44,9 +50,9 @@ class TooManyGames(StoreError):
                          f"wait {minutes} min before starting another one.")
 
 
-class TableRights:
+class TableRights(RightsPort):
     """Edit rights of every game in one data folder, or of a community's database
-    (`on_database`)."""
+    (`on_database`): the rights port's adapter for both."""
 
     community = False
     """True on a community's database: the host code is the operator's admin code."""
@@ -58,7 +64,8 @@ class TableRights:
                  host_backoff: Backoff | PgBackoff | None = None,
                  host_game_backoff: Backoff | PgBackoff | None = None,
                  phones: PhoneNames | PgPhoneNames | None = None,
-                 host_code: Callable[[str], bool] | None = None) -> None:
+                 host_code: Callable[[str], bool] | None = None,
+                 game_misses: Backoff | PgBackoff | None = None) -> None:
         self.codes = codes
         self.backoff = backoff or Backoff(free=ADDRESS_FREE_TRIES, cap=WAIT_CAP_S,
                                           forget_after=3600.0)
@@ -74,6 +81,9 @@ class TableRights:
         self.host_game_backoff = host_game_backoff or Backoff(
             free=GAME_FREE_TRIES, cap=WAIT_CAP_S, forget_after=6 * 3600.0)
         """Wrong host codes from anywhere."""
+        self.game_misses = game_misses or Backoff(free=GAME_ADDRESS_FREE_TRIES,
+                                                  cap=WAIT_CAP_S, forget_after=3600.0)
+        """Addresses of games that do not exist, opened per connection address."""
         self._host_code: str | None = None
         self._host_matches = host_code or self._this_runs_host_code
         """Whether the digits typed are the host code: this run's (a laptop), or the
@@ -102,7 +112,8 @@ class TableRights:
                      host_backoff=brake("host-address", ADDRESS_FREE_TRIES, 3600.0),
                      host_game_backoff=brake("host-all", GAME_FREE_TRIES, 6 * 3600.0),
                      phones=PgPhoneNames(db),
-                     host_code=AdminCode(db).matches)
+                     host_code=AdminCode(db).matches,
+                     game_misses=brake("game-address", GAME_ADDRESS_FREE_TRIES, 3600.0))
         rights.community = True
         return rights
 
@@ -131,6 +142,30 @@ class TableRights:
     def is_host(self, device: str | None) -> bool:
         return self.codes.is_host(device)
 
+    # -- what a phone may see where games are private (`scorer.app.game_sight`) ---------
+
+    def held_by(self, device: str | None) -> set[str]:
+        """The games this phone started or entered the code of."""
+        return self.codes.held_by(device)
+
+    def opened_by(self, device: str | None) -> set[str]:
+        """The games this phone opened by their own address (`opened`)."""
+        return self.codes.opened_by(device)
+
+    def opened(self, game_id: str, device: str) -> None:
+        """This phone opened the game's address (`/game/<id>`): it may see the game."""
+        self.codes.opened(game_id, device)
+
+    def game_address_wait(self, address: str) -> float:
+        """Seconds this connection address must wait before opening a game it does not
+        see yet (too many addresses of games that do not exist); 0: now."""
+        return self.game_misses.wait_left(address)
+
+    def missed_game_address(self, address: str) -> float:
+        """A game address opened from `address` named no game: count it (a guess);
+        the wait it earned (0: none yet)."""
+        return self.game_misses.failed(address)
+
     def code(self, game_id: str) -> str | None:
         return self.codes.code(game_id)
 
@@ -155,9 +190,13 @@ class TableRights:
         """A deleted game: its code and the phones that held it go too."""
         self.codes.forget(game_id)
 
+    def new_game_wait(self, address: str) -> float:
+        """Seconds before `address` may start another game (0: at once)."""
+        return self.new_games.wait_left(address)
+
     def check_new_game(self, address: str) -> None:
         """Refuse (TooManyGames) if `address` started GAMES_PER_HOUR games this hour."""
-        wait = self.new_games.wait_left(address)
+        wait = self.new_game_wait(address)
         if wait > 0:
             raise TooManyGames(wait)
 

@@ -15,7 +15,8 @@ from typing import Any, TextIO
 from rules.errors import GameFileError
 from rules.game_file import parse_game
 from rules.replay import replay
-from scorer.store import GameNotFound, GameStore, StoredGame
+from scorer.store import GameNotFound, StoredGame
+from scorer.store.ports import GamesPort
 
 COLUMNS = (
     "game", "date", "hand", "team_1", "team_2", "dealer", "caller", "trump", "outcome",
@@ -62,7 +63,7 @@ def game_rows(game: StoredGame) -> Iterator[list[Any]]:
         ]
 
 
-def _games(store: GameStore, game_ids: Sequence[str] | None) -> Iterable[StoredGame]:
+def _games(store: GamesPort, game_ids: Sequence[str] | None) -> Iterable[StoredGame]:
     if game_ids is None:
         ordered = sorted(store.list_games(), key=lambda s: (s.created, s.id))
         game_ids = [summary.id for summary in ordered]
@@ -76,7 +77,7 @@ def _games(store: GameStore, game_ids: Sequence[str] | None) -> Iterable[StoredG
 
 
 def write_hands_csv(
-    store: GameStore, out: TextIO, game_ids: Sequence[str] | None = None
+    store: GamesPort, out: TextIO, game_ids: Sequence[str] | None = None
 ) -> int:
     """Write the CSV (all games, oldest first, unless `game_ids`); returns the hand rows."""
     writer = csv.writer(out, lineterminator="\r\n")
@@ -89,7 +90,7 @@ def write_hands_csv(
     return rows
 
 
-def hands_csv(store: GameStore, game_ids: Sequence[str] | None = None) -> str:
+def hands_csv(store: GamesPort, game_ids: Sequence[str] | None = None) -> str:
     """The CSV as text, for a download from the app."""
     buffer = io.StringIO()
     write_hands_csv(store, buffer, game_ids)

@@ -7,7 +7,7 @@ changed on a phone meanwhile is read again, never overwritten.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
@@ -15,7 +15,8 @@ from pydantic import ValidationError
 from rules.game import MAX_NAME_LENGTH, Game
 from rules.messages import explain
 from rules.stats import player_key
-from scorer.store import GameNotFound, GameStore, InvalidGame, StaleRevision
+from scorer.store import GameNotFound, InvalidGame, StaleRevision
+from scorer.store.ports import GamesPort
 
 MAX_TRIES = 3  # per game, when another phone keeps saving it
 NOT_YOURS = "this phone does not have the game's table code"
@@ -34,8 +35,8 @@ class RenameResult:
 
 
 def rename_player(
-    store: GameStore, old: str, new: str, allowed: Callable[[str], bool] | None = None,
-    by: str | None = None,
+    store: GamesPort, old: str, new: str, allowed: Callable[[str], bool] | None = None,
+    by: str | None = None, among: Collection[str] | None = None,
 ) -> RenameResult:
     """Call the player `old` (any spelling) `new` in every game they sat in.
 
@@ -43,7 +44,9 @@ def rename_player(
     except in a game where both sat at the table, which is skipped and reported.
     `allowed(game_id)` says which games the one asking may change (a phone at a
     table server: those whose table code it holds); the others are skipped.
-    `by` names who renamed, for each game's edit trail.
+    `by` names who renamed, for each game's edit trail. `among`: only these games
+    are looked at, and none other is named or counted (a community's phone sees its
+    own games only); None: every stored game.
     """
     new_name = new.strip()
     if not new_name:
@@ -52,7 +55,8 @@ def rename_player(
         raise RenameError(f"'{new_name}' is too long: keep names to {MAX_NAME_LENGTH} letters.")
     _check_name(new_name)
     key = player_key(old)
-    games = [s.id for s in store.list_games() if any(player_key(p) == key for p in s.players)]
+    listed = store.list_games() if among is None else store.list_games_in(among)
+    games = [s.id for s in listed if any(player_key(p) == key for p in s.players)]
     if not games:
         raise RenameError(f"No saved game has a player called '{old.strip()}'.")
     result = RenameResult()
@@ -78,7 +82,7 @@ def _check_name(name: str) -> None:
         raise RenameError(f"'{name}' cannot be a player's name: {explain(e)}") from e
 
 
-def _rename_in_game(store: GameStore, game_id: str, key: str, new_name: str,
+def _rename_in_game(store: GamesPort, game_id: str, key: str, new_name: str,
                     by: str | None = None) -> str | None:
     """None once renamed; "" if there was nothing to change; else why it was not."""
     for _ in range(MAX_TRIES):

@@ -7,7 +7,8 @@ import threading
 from rules.stats import PlayedGame, Stats, StatsFilter, compute_stats, display_names
 from scorer.stats.cache import FactsCache
 from scorer.stats.facts import facts_of_doc
-from scorer.store import GameNotFound, GameStore
+from scorer.store import GameNotFound
+from scorer.store.ports import GamesPort
 from scorer.store.validation import scoring_fingerprint
 
 
@@ -18,7 +19,7 @@ class StatsService:
     cache file is read on first use and written after a refresh that changed it.
     """
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GamesPort) -> None:
         self.store = store
         self._cache = FactsCache(store.data_dir, scoring_fingerprint())
         self._loaded = False
@@ -62,6 +63,6 @@ class StatsService:
         return sorted(display_names(self.played_games()).values(), key=str.casefold)
 
 
-def load_stats(store: GameStore, wanted: StatsFilter | None = None) -> Stats:
+def load_stats(store: GamesPort, wanted: StatsFilter | None = None) -> Stats:
     """One-off figures (the command line); the app keeps a StatsService instead."""
     return StatsService(store).stats(wanted)

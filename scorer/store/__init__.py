@@ -1,4 +1,6 @@
-"""Saved games: one crash-safe TinyDB file per game, and a game list."""
+"""Saved games, behind one port (`ports.GamesPort`) with two adapters: a data folder
+(`game_store`: one crash-safe TinyDB file per game, and a game list) or a community's
+PostgreSQL (`pg_games`, `database/`), chosen at start by `scorer.backends`."""
 
 from scorer.store.errors import (
     DamagedFile,

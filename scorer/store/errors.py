@@ -103,6 +103,15 @@ class StaleRevision(StoreError):
         self.changes = changes
 
 
+class ChangeReplayed(StoreError):
+    """A change sent through sync under an id another phone already used: nothing was
+    saved (a phone makes its ids at random, so this is a copy, not a retry)."""
+
+    def __init__(self, change: str) -> None:
+        super().__init__("This change was already sent by another phone: nothing was saved.")
+        self.change = change
+
+
 # Write failures a player can do something about, by errno.
 _DISK_FULL = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
 _READ_ONLY = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})

@@ -35,7 +35,7 @@ import os
 import re
 import secrets
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -60,16 +60,20 @@ from scorer.store.errors import (
     not_saved,
 )
 from scorer.store.index import GameIndex, Signature, file_signature
-from scorer.store.models import GameSummary, StoredGame
+from scorer.store.models import GameSummary, StoredGame, SyncedGame
+from scorer.store.ports import GamesPort
 from scorer.store.records import (
     ORIGIN,
+    changed_record,
     changes_since,
+    known_change,
     new_record,
-    next_record,
     read_record,
     summarize,
     to_stored,
+    to_synced,
     utcnow,
+    with_mark,
     write_record,
 )
 from scorer.store.validation import Scoring, check_doc, score_doc, scoring_fingerprint
@@ -78,8 +82,9 @@ logger = logging.getLogger(__name__)
 
 _ID_RE = re.compile(r"^[0-9a-f]{8}$")
 
-class GameStore:
-    """All saved games in `data_dir`. See the module docstring for the layout."""
+class GameStore(GamesPort):
+    """All saved games in `data_dir` (the games port's folder adapter). See the module
+    docstring for the layout."""
 
     def __init__(self, data_dir: Path, *, read_only: bool = False,
                  on_problem: Callable[[str], None] | None = None) -> None:
@@ -134,6 +139,18 @@ class GameStore:
         with self._lock:
             self._refresh()
             rows = [row.summary for row in self._index.rows.values()]
+        rows.sort(key=lambda s: (s.updated, s.id), reverse=True)
+        return rows
+
+    def list_games_in(self, game_ids: Collection[str]) -> list[GameSummary]:
+        """The games among `game_ids` (those that exist), newest activity first: what
+        one phone may see on a community (`scorer.app.game_sight`)."""
+        wanted = set(game_ids)
+        if not wanted:
+            return []
+        with self._lock:
+            self._refresh()
+            rows = [row.summary for gid, row in self._index.rows.items() if gid in wanted]
         rows.sort(key=lambda s: (s.updated, s.id), reverse=True)
         return rows
 
@@ -204,12 +221,14 @@ class GameStore:
             return to_stored(record)
 
     def create_next_game(self, follows: str, doc: dict[str, Any], expected_revision: int,
-                         by: str | None = None) -> StoredGame:
+                         by: str | None = None, origin: str | None = None) -> StoredGame:
         """Play again: save the game that follows `follows`, as the phone saw it at
         `expected_revision`. One finished game has one next game: if another phone
         made it first, raises NextGameExists (naming it); if the game changed since
         the phone saw it (a hand undone), StaleRevision. The finished game's lock
-        is held from the check to the save, so two taps at once make one game."""
+        is held from the check to the save, so two taps at once make one game.
+        `origin`: the key the phone gave the game (sync's Play again made on a phone;
+        `records.ORIGIN`), kept as `create_game` keeps it."""
         self._writer()
         with self._game_lock(follows):
             record = self._read(follows)
@@ -219,8 +238,12 @@ class GameStore:
             if record["revision"] != expected_revision:
                 raise StaleRevision(to_stored(record), expected_revision,
                                     changes_since(record, expected_revision))
+            if origin is not None and not ORIGIN.match(origin):
+                raise InvalidGame("The game's key from the phone is not valid.")
             # Lock order: the new game's lock is fresh, nobody waits on it for this one.
-            return self.create_game(doc, by=by, follows=follows)
+            # Not through create_game's origin lock, taken before any game lock: the
+            # one next game is this lock's (a second ask finds it above).
+            return self._create(doc, by, follows, origin)
 
     def create_games(self, docs: list[dict[str, Any]]) -> list[StoredGame]:
         """Save several new games, all or none (an import): every document is checked
@@ -274,6 +297,23 @@ class GameStore:
         `doc` may omit "hands"; if it has them they must equal the saved ones.
         """
         return self._mutate(game_id, expected_revision, changes.update_game(doc), by)
+
+    # -- sync (scorer.sync): the same shape on PgGameStore ----------------------------
+
+    def get_synced(self, game_id: str) -> SyncedGame:
+        """The game as saved now with the synced changes its record keeps."""
+        with self._game_lock(game_id):
+            return to_synced(self._read(game_id))
+
+    def apply_synced(self, game_id: str, change: Change, expected_revision: int,
+                     change_id: str, device: str, by: str | None = None) -> SyncedGame:
+        """Apply a change a phone sent through sync (`scorer.store.changes`), made on
+        `expected_revision`, under its own `change_id`, by the phone `device` (its
+        `records.device_mark`). Its id is written with it, in the same write: sent
+        again, the game as it is now comes back with `already` and nothing is saved;
+        an id another phone sent raises ChangeReplayed. Then as `add_hand` & co.:
+        StaleRevision, InvalidGame, HandNotFound, GameNotFound, NotSaved."""
+        return self._apply(game_id, expected_revision, change, by, (change_id, device))
 
     def delete_game(self, game_id: str) -> None:
         """Delete a game for good; raises GameNotFound if there is none."""
@@ -371,19 +411,27 @@ class GameStore:
 
     def _mutate(self, game_id: str, expected_revision: int | None, change: Change,
                 by: str | None = None) -> StoredGame:
+        return self._apply(game_id, expected_revision, change, by, None).game
+
+    def _apply(self, game_id: str, expected_revision: int | None, change: Change,
+               by: str | None, mark: tuple[str, str] | None) -> SyncedGame:
+        """Apply `change` on `expected_revision`; `mark` (change id, device mark): a
+        change sent through sync, answered (`already`) if the record holds it."""
         self._writer()
         with self._game_lock(game_id):
             record = self._read(game_id)
+            if mark is not None and known_change(record, *mark):
+                return to_synced(record, already=True)
             if expected_revision is not None and record["revision"] != expected_revision:
                 raise StaleRevision(
                     to_stored(record), expected_revision, changes_since(record, expected_revision)
                 )
-            trail = copy.deepcopy(record.get("history", []))
-            doc, allow_invalid_after, what, entry = change(copy.deepcopy(record["doc"]), trail)
-            if doc == record["doc"]:
-                return to_stored(record)  # saved again as it was: nothing for other phones
-            scoring = check_doc(doc, allow_invalid_after=allow_invalid_after)
-            new = next_record(record, doc, what, utcnow(), entry, by)
+            changed = changed_record(record, change, utcnow(), by)
+            if changed is None:
+                return to_synced(record)  # saved again as it was: nothing for other phones
+            new, scoring = changed
+            if mark is not None:
+                new = with_mark(new, *mark)
             try:
                 write_record(self._path(game_id), new, create=False)
             except FileNotFoundError:
@@ -393,7 +441,7 @@ class GameStore:
             finally:
                 self._wrote()
             self._saved(new, scoring)
-            return to_stored(new)
+            return to_synced(new)
 
     def _wrote(self) -> None:
         """Called after every write, done or failed (the phone alone commits its folder)."""

@@ -57,3 +57,39 @@ class GameSummary(BaseModel):
     follows: str | None = None
     # The key of the phone alone it was sent from (one game per key), or None.
     origin: str | None = None
+
+
+class SyncMark(BaseModel):
+    """A change a phone sent through sync (`scorer.sync`), kept in its game's record with
+    the revision it made: the same change sent again is answered, never applied twice.
+
+    `device` is a short hash of the sending phone's token (`records.device_mark`),
+    never the token: a change id sent by another phone is refused, not answered."""
+
+    model_config = ConfigDict(frozen=True)
+
+    change: str
+    """The change's own id: 128 random bits in hex, made by the phone."""
+    revision: int
+    """The game's revision this change made."""
+    device: str
+
+
+class SyncedGame(BaseModel):
+    """A game as sync sees it: the saved game, the changes sent through sync that its
+    record keeps (the newest `records.MAX_MARKS`, oldest first), and, after a change
+    was asked, whether it had been applied already (`already`: then `game` is the game
+    as it is now and nothing was saved)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    game: StoredGame
+    marks: tuple[SyncMark, ...] = ()
+    already: bool = False
+
+    def marks_after(self, revision: int) -> tuple[SyncMark, ...]:
+        """The changes sent through sync that made revisions after `revision`."""
+        return tuple(m for m in self.marks if m.revision > revision)
+
+    def mark_of(self, change: str) -> SyncMark | None:
+        return next((m for m in self.marks if m.change == change), None)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -41,16 +41,20 @@ from scorer.store.errors import (
     StaleRevision,
     StoreError,
 )
-from scorer.store.models import GameSummary, StoredGame
+from scorer.store.models import GameSummary, StoredGame, SyncedGame
+from scorer.store.ports import GamesPort
 from scorer.store.records import (
     ORIGIN,
+    changed_record,
     changes_since,
     checked_record,
+    known_change,
     new_record,
-    next_record,
     summarize,
     to_stored,
+    to_synced,
     utcnow,
+    with_mark,
 )
 from scorer.store.validation import Scoring, check_doc, score_doc, scoring_fingerprint
 
@@ -58,14 +62,18 @@ logger = logging.getLogger(__name__)
 
 
 
-class PgGameStore:
-    """Every game of a community, in `db`. See the module docstring."""
+class PgGameStore(GamesPort):
+    """Every game of a community, in `db` (the games port's PostgreSQL adapter). See
+    the module docstring."""
 
     def __init__(self, db: Database, *, data_dir: Path, read_only: bool = False,
-                 on_problem: Callable[[str], None] | None = None) -> None:
+                 on_problem: Callable[[str], None] | None = None,
+                 on_close: Callable[[], None] | None = None) -> None:
         """`data_dir`: a folder of this machine where what may be kept beside the
-        database lives (caches, e.g. the statistics' facts); no game is kept there."""
+        database lives (caches, e.g. the statistics' facts); no game is kept there.
+        `on_close`: called once when the store is closed (a command's closes its pool)."""
         self.db = db
+        self._on_close = on_close
         self.data_dir = Path(data_dir)
         self.read_only = read_only
         self.problems: list[str] = []
@@ -89,12 +97,16 @@ class PgGameStore:
     def list_games(self) -> list[GameSummary]:
         """Every game, newest activity first. Rows summed up by other rules (or
         never) are scored again and their cache written back."""
+        # A row's record (every hand) is read only where its list row cannot serve.
+        return self._listed("SELECT id, CASE WHEN summary_rules = %s AND summary IS NOT NULL"
+                            " THEN NULL ELSE record END, summary, summary_rules FROM games",
+                            (self._rules,))
+
+    def _listed(self, query: str, params: tuple[Any, ...]) -> list[GameSummary]:
+        """The list rows `query` picks (id, record or NULL, summary, its rules), newest
+        activity first; rows of other rules scored again and written back."""
         with self.db.connection() as conn:
-            # A row's record (every hand) is read only where its list row cannot serve.
-            rows = conn.execute(
-                "SELECT id, CASE WHEN summary_rules = %s AND summary IS NOT NULL"
-                " THEN NULL ELSE record END, summary, summary_rules FROM games",
-                (self._rules,)).fetchall()
+            rows = conn.execute(query, params).fetchall()
         summaries: list[GameSummary] = []
         stale: list[tuple[str, GameSummary]] = []
         for game_id, raw, summary, rules in rows:
@@ -108,6 +120,17 @@ class PgGameStore:
             self._cache_summaries(stale)
         summaries.sort(key=lambda s: (s.updated, s.id), reverse=True)
         return summaries
+
+    def list_games_in(self, game_ids: Collection[str]) -> list[GameSummary]:
+        """The games among `game_ids` (those that exist), newest activity first: what
+        one phone may see (`scorer.app.game_sight`). One query by primary key: only
+        these rows are read, however many games the community keeps."""
+        wanted = sorted({g for g in game_ids if isinstance(g, str) and len(g) == 8})
+        if not wanted:
+            return []
+        return self._listed("SELECT id, CASE WHEN summary_rules = %s AND summary IS NOT NULL"
+                            " THEN NULL ELSE record END, summary, summary_rules FROM games"
+                            " WHERE id = ANY(%s)", (self._rules, wanted))
 
     def next_game(self, game_id: str) -> str | None:
         """The game started from this one with Play again, or None."""
@@ -165,7 +188,7 @@ class PgGameStore:
             raise
 
     def create_next_game(self, follows: str, doc: dict[str, Any], expected_revision: int,
-                         by: str | None = None) -> StoredGame:
+                         by: str | None = None, origin: str | None = None) -> StoredGame:
         """Play again (see `GameStore.create_next_game`): one finished game has one
         next game, whichever process asks. The finished game's row is locked from
         the check to the insert, and `follows` is unique besides."""
@@ -188,8 +211,11 @@ class PgGameStore:
                     raise StaleRevision(to_stored(record), expected_revision,
                                         changes_since(record, expected_revision))
                 scoring = check_doc(doc)
+                if origin is not None and not ORIGIN.match(origin):
+                    raise InvalidGame("The game's key from the phone is not valid.")
                 history = doc.pop("history", None if not doc["hands"] else [])
-                return to_stored(self._insert(conn, doc, scoring, history, by, follows))
+                return to_stored(self._insert(conn, doc, scoring, history, by, follows,
+                                              origin))
         except psycopg.errors.UniqueViolation as exc:
             raise NextGameExists(self.next_game(follows) or "") from exc
 
@@ -231,6 +257,24 @@ class PgGameStore:
         """Change the game's details (names, house rules, first dealer)."""
         return self._mutate(game_id, expected_revision, changes.update_game(doc), by)
 
+    # -- sync (scorer.sync): the same shape on GameStore ------------------------------
+
+    def get_synced(self, game_id: str) -> SyncedGame:
+        """The game as saved now with the synced changes its record keeps."""
+        _check_id(game_id)
+        with self.db.connection() as conn:
+            row = conn.execute("SELECT record FROM games WHERE id = %s",
+                               (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFound(game_id)
+        return to_synced(self._record(game_id, row[0]))
+
+    def apply_synced(self, game_id: str, change: Change, expected_revision: int,
+                     change_id: str, device: str, by: str | None = None) -> SyncedGame:
+        """A change a phone sent through sync (see `GameStore.apply_synced`): its id is
+        written in the change's transaction, with the game's row locked."""
+        return self._apply(game_id, expected_revision, change, by, (change_id, device))
+
     def delete_game(self, game_id: str) -> None:
         """Delete a game for good; raises GameNotFound if there is none."""
         self._writer()
@@ -243,6 +287,9 @@ class PgGameStore:
 
     def close(self) -> None:
         """Nothing to write: every change is in the database when its call returns."""
+        on_close, self._on_close = self._on_close, None
+        if on_close is not None:
+            on_close()
 
     def __enter__(self) -> PgGameStore:
         return self
@@ -280,6 +327,12 @@ class PgGameStore:
 
     def _mutate(self, game_id: str, expected_revision: int | None, change: Change,
                 by: str | None) -> StoredGame:
+        return self._apply(game_id, expected_revision, change, by, None).game
+
+    def _apply(self, game_id: str, expected_revision: int | None, change: Change,
+               by: str | None, mark: tuple[str, str] | None) -> SyncedGame:
+        """Apply `change` on `expected_revision` in one transaction; `mark` (change id,
+        device mark): a change sent through sync, answered if the record holds it."""
         self._writer()
         _check_id(game_id)
         with self.db.connection() as conn:
@@ -288,22 +341,24 @@ class PgGameStore:
             if row is None:
                 raise GameNotFound(game_id)
             record = self._record(game_id, row[0])
+            if mark is not None and known_change(record, *mark):
+                return to_synced(record, already=True)
             if expected_revision is not None and record["revision"] != expected_revision:
                 raise StaleRevision(to_stored(record), expected_revision,
                                     changes_since(record, expected_revision))
-            trail = copy.deepcopy(record.get("history", []))
-            doc, allow_invalid_after, what, entry = change(copy.deepcopy(record["doc"]), trail)
-            if doc == record["doc"]:
-                return to_stored(record)  # saved again as it was: nothing for other phones
-            scoring = check_doc(doc, allow_invalid_after=allow_invalid_after)
-            new = next_record(record, doc, what, utcnow(), entry, by)
+            changed = changed_record(record, change, utcnow(), by)
+            if changed is None:
+                return to_synced(record)  # saved again as it was: nothing for other phones
+            new, scoring = changed
+            if mark is not None:
+                new = with_mark(new, *mark)
             conn.execute(
                 "UPDATE games SET revision = %s, record = %s, summary = %s,"
                 " summary_rules = %s, updated = %s WHERE id = %s",
                 (new["revision"], Jsonb(new),
                  Jsonb(summarize(new, scoring).model_dump(mode="json")), self._rules,
                  new["updated"], game_id))
-        return to_stored(new)
+        return to_synced(new)
 
     def _record(self, game_id: str, raw: Any) -> dict[str, Any]:
         """The row's record, checked like a file's; raises GameDamaged or NewerSchema."""

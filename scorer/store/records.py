@@ -10,6 +10,8 @@ Layout of `games/<id>.json` (a TinyDB database, written by AtomicJSONStorage):
                                  "before": {<hand>}, "after": {<hand>}}, ...],
                     "follows": "<id>",   (only in a game started with Play again)
                     "origin": "<key>",   (only in a game sent from a phone alone)
+                    "synced": [["<change id>", 7, "<device mark>"], ...],
+                                         (only in a game changed through sync)
                     "doc": {<the tarabish-game/1 document, without its history>}}}}
 
 `changes` are short notes in player words (why a stale save was refused);
@@ -26,11 +28,20 @@ imported game gets a new id), and older files have none.
 `origin` is the random key a phone alone gave the game when it first kept it: a game
 sent from that phone (`scorer.web.send`) is stored once, however often it is sent.
 Like `follows` it is this store's, not the game's: an export does not carry it.
+
+`synced` holds the last MAX_MARKS changes phones sent through sync (`scorer.sync`):
+each change's own id, the revision it made and a short hash of the phone that sent it
+(`device_mark`). It is written with the change, in the same atomic write (the same
+transaction on a database), so a change sent again after a lost answer, a reconnect or
+a server restart is answered with its revision and never applied twice, and an id
+sent by another phone is refused (`ChangeReplayed`). Like `origin` it is the store's:
+an export does not carry it. Compact rows keep a game of 256 synced changes ~16 KB.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import re
 import secrets
 from collections.abc import MutableMapping
@@ -43,10 +54,11 @@ from tinydb.table import Document
 
 from rules.history import MAX_ENTRIES
 from scorer.store.atomic_storage import AtomicJSONStorage
-from scorer.store.errors import DamagedFile
-from scorer.store.models import GameSummary, StoredGame
+from scorer.store.changes import Change
+from scorer.store.errors import ChangeReplayed, DamagedFile
+from scorer.store.models import GameSummary, StoredGame, SyncedGame, SyncMark
 from scorer.store.schema import GAME_SCHEMA, upgrade_game_record
-from scorer.store.validation import Scoring
+from scorer.store.validation import Scoring, check_doc
 
 TABLE = "game"
 DOC_ID = 1
@@ -54,6 +66,10 @@ _GAME_ID = re.compile(r"^[0-9a-f]{8}$")
 ORIGIN = re.compile(r"^[0-9a-f]{32}$")
 """A phone's key for one game: 128 random bits in hex (`new_origin`)."""
 MAX_CHANGES = 50  # enough to explain any stale edit; bounded so files stay small
+MAX_MARKS = 256
+"""Changes sent through sync a record remembers by id (`synced`): far more than a phone
+can have waiting (`scorer.sync.limits`), so a retry is always recognised."""
+_CHANGE_ID = re.compile(r"^[0-9a-f]{32}$")
 
 
 def utcnow() -> datetime:
@@ -299,3 +315,62 @@ def summarize(record: dict[str, Any], scoring: Scoring) -> GameSummary:
         follows=followed(record),
         origin=origin_of(record),
     )
+
+
+# -- changes sent through sync --------------------------------------------------------
+
+
+def device_mark(token: str) -> str:
+    """What a record keeps of the phone that sent a change: 64 bits of its token's
+    SHA-256 (enough to tell a table's phones apart; never the token itself)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()[:16]
+
+
+def marks_of(record: dict[str, Any]) -> tuple[SyncMark, ...]:
+    """The synced changes a record keeps, oldest first; rows that do not read (a
+    hand-edited file) are skipped: they only cost a retry its recognition."""
+    marks = []
+    for row in record.get("synced", []) if isinstance(record.get("synced"), list) else []:
+        if (isinstance(row, list) and len(row) == 3 and isinstance(row[0], str)
+                and isinstance(row[1], int) and isinstance(row[2], str)):
+            marks.append(SyncMark(change=row[0], revision=row[1], device=row[2]))
+    return tuple(marks)
+
+
+def to_synced(record: dict[str, Any], *, already: bool = False) -> SyncedGame:
+    return SyncedGame(game=to_stored(record), marks=marks_of(record), already=already)
+
+
+def known_change(record: dict[str, Any], change_id: str, device: str) -> bool:
+    """Whether the record holds the change `change_id` (True: sent again, answer it);
+    raises ChangeReplayed when another phone (by `device_mark`) sent that id."""
+    if not _CHANGE_ID.match(change_id):
+        raise ChangeReplayed(change_id)  # never stored: no phone makes such an id
+    for mark in marks_of(record):
+        if mark.change == change_id:
+            if mark.device != device:
+                raise ChangeReplayed(change_id)
+            return True
+    return False
+
+
+def with_mark(record: dict[str, Any], change_id: str, device: str) -> dict[str, Any]:
+    """The record with its latest revision marked as made by the synced `change_id`."""
+    kept = record.get("synced")
+    rows: list[Any] = list(kept) if isinstance(kept, list) else []
+    rows.append([change_id, record["revision"], device])
+    return {**record, "synced": rows[-MAX_MARKS:]}
+
+
+def changed_record(record: dict[str, Any], change: Change, now: datetime,
+                   by: str | None = None) -> tuple[dict[str, Any], Scoring] | None:
+    """The record after `change` (`scorer.store.changes`), checked by the rules engine
+    (raises InvalidGame / HandNotFound), with its scoring; None when the change leaves
+    the game as it was (nothing to save). What both stores do under their lock or
+    transaction, and what a phone does to its own copy (`scorer.sync`)."""
+    trail = copy.deepcopy(record.get("history", []))
+    doc, allow_invalid_after, what, entry = change(copy.deepcopy(record["doc"]), trail)
+    if doc == record["doc"]:
+        return None
+    scoring = check_doc(doc, allow_invalid_after=allow_invalid_after)
+    return next_record(record, doc, what, now, entry, by), scoring

@@ -36,6 +36,7 @@ from scorer.handoff.local_import import error_answer, read_payload
 from scorer.rights import get_rights
 from scorer.sharing import game_url, qr_svg
 from scorer.store.errors import NotSaved, StoreError
+from scorer.web.guesses import braked, missed
 from scorer.web.leaderboard import with_chances
 from scorer.web.page_files import add_page_files
 
@@ -175,8 +176,10 @@ def add_club_routes(app: FastAPI, service: Callable[[], EventService],
     add_page_files(app, "/_club", PAGES, BOARD_FILES)
 
     @app.get("/board/{event_id}", include_in_schema=False)
-    async def board(event_id: str) -> Response:
-        if not await _exists(service, event_id):
+    async def board(event_id: str, request: Request) -> Response:
+        if (refused := await _braked(service, request)) is not None:
+            return refused
+        if not await _exists(service, event_id, request):
             return HTMLResponse(_plain_page("No such club night",
                                             "There is no club night at this address."), 404)
         return HTMLResponse(page.replace("{{EVENT}}", event_id),
@@ -184,7 +187,9 @@ def add_club_routes(app: FastAPI, service: Callable[[], EventService],
 
     @app.get("/board/{event_id}/state", include_in_schema=False)
     async def board_state(event_id: str, request: Request, after: str = "") -> Response:
-        if not await _exists(service, event_id):
+        if (refused := await _braked(service, request)) is not None:
+            return refused
+        if not await _exists(service, event_id, request):
             return JSONResponse({"error": "There is no such club night."}, 404)
         address = request.client.host if request.client else "unknown"
         mine = hub.waiting.get(address, 0)
@@ -205,7 +210,9 @@ def add_club_routes(app: FastAPI, service: Callable[[], EventService],
 
     @app.get("/event/{event_id}/cards", include_in_schema=False)
     async def cards(event_id: str, request: Request, ticket: str = "") -> Response:
-        if not await _exists(service, event_id):
+        if (refused := await _braked(service, request)) is not None:
+            return refused
+        if not await _exists(service, event_id, request):
             return HTMLResponse(_plain_page("No such club night",
                                             "There is no club night at this address."), 404)
         organiser = valid(event_id, ticket)
@@ -256,12 +263,22 @@ async def _wait_while_there(hub: BoardHub, request: Request, event_id: str, tag:
     return False
 
 
-async def _exists(service: Callable[[], EventService], event_id: str) -> bool:
-    if not _ID_RE.match(event_id):
-        return False
+async def _braked(service: Callable[[], EventService], request: Request) -> Response | None:
+    """429 for an address that guessed too many club nights' addresses (a community)."""
+    return await asyncio.to_thread(braked, service().games, request)
+
+
+async def _exists(service: Callable[[], EventService], event_id: str,
+                  request: Request) -> bool:
+    """Whether the club night exists; on a community an address that names none counts
+    as a guess (`scorer.web.guesses`)."""
+    events = service()
     try:
-        await asyncio.to_thread(service().get, event_id)
+        if not _ID_RE.match(event_id):
+            raise StoreError("no such club night")
+        await asyncio.to_thread(events.get, event_id)
     except StoreError:
+        await asyncio.to_thread(missed, events.games, request)
         return False
     return True
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Response
+from fastapi import FastAPI, Request, Response
 from starlette.responses import HTMLResponse
 
 from scorer.app.ratings_access import ALL_GAMES, SEASONS, community, rated_folder, season_start
@@ -18,7 +18,8 @@ from scorer.groups import GroupNotFound
 from scorer.ratings.model import PROVISIONAL_GAMES
 from scorer.ratings.prematch import chances, percent_pair
 from scorer.ratings.timeline import BoardRow, Timeline, skills_of
-from scorer.store import GameStore
+from scorer.store.ports import GamesPort
+from scorer.web.guesses import braked, missed
 from scorer.web.page_files import add_page_files
 
 PAGES = Path(__file__).resolve().parent / "club_pages"
@@ -62,20 +63,31 @@ def with_chances(board: dict[str, Any],
     return board
 
 
-def add_leaderboard_routes(app: FastAPI, store: Callable[[], GameStore]) -> None:
+def add_leaderboard_routes(app: FastAPI, store: Callable[[], GamesPort]) -> None:
     """`/leaderboard` (the TV page), its state and its files; before the mount."""
     page = (PAGES / "leaderboard.html").read_text(encoding="utf-8")
     add_page_files(app, "/_tv", PAGES, TV_FILES)
 
     @app.get("/leaderboard", include_in_schema=False)
-    async def tv_page(group: str | None = None) -> Response:
-        if group is not None and not await asyncio.to_thread(_known, store(), group):
-            return HTMLResponse(NO_GROUP_PAGE, status_code=404)
+    async def tv_page(request: Request, group: str | None = None) -> Response:
+        if group is not None:
+            games = store()
+            refused = await asyncio.to_thread(braked, games, request)
+            if refused is not None:
+                return refused
+            if not await asyncio.to_thread(_known, games, group):
+                await asyncio.to_thread(missed, games, request)
+                return HTMLResponse(NO_GROUP_PAGE, status_code=404)
         return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
 
     @app.get("/leaderboard/state", include_in_schema=False)
-    async def tv_state(season: str = ALL_GAMES, group: str | None = None) -> Response:
+    async def tv_state(request: Request, season: str = ALL_GAMES,
+                       group: str | None = None) -> Response:
         season = season if season in dict(SEASONS) else ALL_GAMES
+        if group is not None:
+            refused = await asyncio.to_thread(braked, store(), request)
+            if refused is not None:
+                return refused
 
         def build() -> tuple[int, bytes]:
             games = store()
@@ -88,6 +100,7 @@ def add_leaderboard_routes(app: FastAPI, store: Callable[[], GameStore]) -> None
                 rows = folder.board(season, group)
                 name = None if group is None else folder.group(group).name
             except GroupNotFound:
+                missed(games, request)
                 return 404, _json({"error": "There is no such group."})
             return 200, _json(leaderboard_json(folder.timeline(group), rows, season, name))
 
@@ -101,7 +114,7 @@ NO_GROUP_PAGE = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"
                  "margin: 2rem\"><p>There is no such group.</p></body></html>")
 
 
-def _known(games: GameStore, group: str) -> bool:
+def _known(games: GamesPort, group: str) -> bool:
     try:
         rated_folder(games).group(group)
     except GroupNotFound:

@@ -11,11 +11,14 @@ answers "no Rive here" (`RiveNative()` resolves to null, as Flet's loader expect
 when the runtime cannot start): no request at all, in the JavaScript and the wasm
 build alike (both set `src` through the property).
 
-The table server serves index.html through `PageScriptApp`; `tarabish build-web`
-writes `with_page_script(...)` into its index.html.
+The table server puts its page scripts (this one and `scorer.web.reconnect`'s tag)
+into every HTML page it serves through one injector, `PageScripts`; `tarabish
+build-web` writes PAGE_SCRIPT alone into the phone-alone site's index.html.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -34,52 +37,78 @@ PAGE_SCRIPT = f"""<script>
 </script>
 """
 HEAD_END = "</head>"
+#: Flet's index.html is well under this; anything bigger is passed on untouched.
+MAX_PAGE_BYTES = 256 * 1024
+
+
+def with_scripts(html: bytes, scripts: Sequence[bytes]) -> bytes:
+    """The page with each of `scripts` it does not hold yet at the end of its head, in
+    order (before any script of Flutter's runs; theirs are in the body, and Flet's
+    bootstrap opens the first websocket). A page without exactly one head is unchanged."""
+    end = HEAD_END.encode()
+    if html.count(end) != 1:
+        return html
+    missing = b"".join(script for script in scripts if script not in html)
+    return html.replace(end, missing + end) if missing else html
 
 
 def with_page_script(html: str) -> str:
-    """Flet's index.html with PAGE_SCRIPT at the end of its head (before any
-    script of Flutter's runs; theirs are in the body)."""
-    if html.count(HEAD_END) != 1 or PAGE_SCRIPT in html:
-        return html
-    return html.replace(HEAD_END, PAGE_SCRIPT + HEAD_END)
+    """Flet's index.html with PAGE_SCRIPT at the end of its head (once)."""
+    return with_scripts(html.encode("utf-8"), [PAGE_SCRIPT.encode("utf-8")]).decode("utf-8")
 
 
-class PageScriptApp:
-    """Wraps Flet's page app: its HTML answers (index.html, for `/` and every
-    screen's address) get PAGE_SCRIPT. The ETag is kept: the script is the same for
-    the life of the process, and Flet writes index.html anew at every start."""
+class PageScripts:
+    """Puts `scripts` (HTML, each put in once) into every HTML page of the app:
+    index.html, for `/` and every screen's address, and the server's own pages.
+    Other responses, pages under a `skip` prefix (the phone-alone site: its own
+    index.html) and HTML bigger than MAX_PAGE_BYTES pass as they are. The ETag is
+    kept: the scripts are the same for the life of the process, and Flet writes
+    index.html anew at every start."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, scripts: Sequence[bytes], skip: tuple[str, ...] = ()) -> None:
         self.app = app
+        self.scripts = tuple(scripts)
+        self.skip = skip
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if (scope["type"] != "http" or scope["method"] not in ("GET", "HEAD")
+                or scope["path"].startswith(self.skip)):
             await self.app(scope, receive, send)
             return
         start: Message | None = None
         chunks: list[bytes] = []
+        held = 0
 
-        async def watch(message: Message) -> None:
-            nonlocal start
+        async def patched_send(message: Message) -> None:
+            nonlocal start, held
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(raw=list(message.get("headers", [])))
                 html = headers.get("content-type", "").startswith("text/html")
                 if html and message["status"] == 200 and scope["method"] == "GET":
-                    start = message  # held until the body is read
+                    start = message  # held until the body is complete
                     return
-                if html and scope["method"] == "HEAD":
-                    del headers["content-length"]  # a GET's body is longer than Flet's
+                if html and scope["method"] == "HEAD" and "content-length" in headers:
+                    del headers["content-length"]  # a GET's body is longer than the page's
                     message = {**message, "headers": headers.raw}
-            elif message["type"] == "http.response.body" and start is not None:
-                chunks.append(message.get("body", b""))
-                if message.get("more_body", False):
-                    return
-                body = with_page_script(b"".join(chunks).decode("utf-8")).encode("utf-8")
-                headers = MutableHeaders(raw=list(start.get("headers", [])))
-                headers["content-length"] = str(len(body))
-                await send({**start, "headers": headers.raw})
-                await send({"type": "http.response.body", "body": body})
+                await send(message)
                 return
-            await send(message)
+            if start is None or message["type"] != "http.response.body":
+                await send(message)
+                return
+            chunks.append(message.get("body", b""))
+            held += len(chunks[-1])
+            more = bool(message.get("more_body", False))
+            if more and held <= MAX_PAGE_BYTES:
+                return
+            body = b"".join(chunks)
+            headers = MutableHeaders(raw=list(start.get("headers", [])))
+            if not more:  # the whole page: a bigger one goes on as it came
+                body = with_scripts(body, self.scripts)
+                if "content-length" in headers:
+                    headers["content-length"] = str(len(body))
+            start_message = {**start, "headers": headers.raw}
+            start = None
+            await send(start_message)
+            await send({"type": "http.response.body", "body": body, "more_body": more})
 
-        await self.app(scope, receive, watch)
+        await self.app(scope, receive, patched_send)

@@ -30,11 +30,11 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 
 from scorer.app.game_files import MAX_FILE_BYTES, NotAGameFile, read_game_file
-from scorer.rights import TableRights
+from scorer.rights import RightsPort
 from scorer.rights.service import GAMES_PER_HOUR
 from scorer.sharing import game_url
 from scorer.store.errors import NotSaved, StoreError
-from scorer.store.game_store import GameStore
+from scorer.store.ports import GamesPort
 from scorer.store.records import ORIGIN
 
 SEND_PATH = "/_tarabish/send"
@@ -64,8 +64,8 @@ def too_many(seconds: float) -> str:
             f"wait {minutes} min, then send again.")
 
 
-async def handle_send(request: Request, get_store: Callable[[], GameStore],
-                      get_rights: Callable[[], TableRights],
+async def handle_send(request: Request, get_store: Callable[[], GamesPort],
+                      get_rights: Callable[[], RightsPort],
                       addresses: Callable[[Request], list[str]] | None = None,
                       ) -> JSONResponse:
     """POST SEND_PATH: the game file -> {"id", "code", "address"}, or {"error": words}.
@@ -96,7 +96,7 @@ async def handle_send(request: Request, get_store: Callable[[], GameStore],
         doc = read_game_file(bytes(body))  # here, off the event loop: up to 2 MB of JSON
         label = rights.phone_label(device)
         with _ONE_AT_A_TIME:
-            wait = rights.new_games.wait_left(address)
+            wait = rights.new_game_wait(address)
             if wait > 0:
                 return wait
             game = get_store().create_game(doc, by=label, origin=origin)

@@ -110,7 +110,7 @@ def test_the_server_logs_the_full_path(tmp_path: Path, monkeypatch: pytest.Monke
     data = tmp_path / "data"
     [bad] = damage_games(data, 1)
     monkeypatch.setattr(CONFIG, "data_dir", data)
-    monkeypatch.setattr(store_access, "_store", None)
+    monkeypatch.setattr(store_access, "_backends", None)
     with caplog.at_level(logging.WARNING):
         store = store_access.get_store()
     [moved] = (data / "damaged").iterdir()

@@ -39,12 +39,12 @@ def test_import_games_export_stats_ratings_on_a_database(
     try:
         store = PgGameStore(db, data_dir=tmp_path / "caches")
         assert store.get_game(game_id).doc["hands"] == HANDS * 2
-        from scorer.rights import use_database
+        from scorer.backends import backends_of, install
 
-        use_database(db)
+        install(backends_of(store))
         assert get_rights(None).code(game_id) == code
     finally:
-        use_database(None)
+        install(None)
         db.close()
 
     assert main(["games", "--database", pg_url]) == 0

@@ -12,6 +12,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 from table_steps import Phone, every_phone, reads, see, seed_won_games, tap
 from test_club_board import SIZES, fits
+from test_two_phones import shoot_every_way
 
 from scorer.groups.folder import FolderGroups
 from scorer.store import GameStore
@@ -136,6 +137,7 @@ def test_the_tv_leaderboard_of_a_group(
 def test_a_community_server_has_no_all_games_board(
     page: Page, start_server: Callable[..., Any], open_app: Callable[..., float],
     pg_url: str, tmp_path: Path, screenshot: Callable[[Page, str], Path],
+    color_scheme: Callable[[Page, str], None],
 ) -> None:
     """Ann at one club's tables is not Ann at another's: per group only."""
     from scorer.groups.pg import PgGroups
@@ -158,11 +160,14 @@ def test_a_community_server_has_no_all_games_board(
         db.close()
     server = start_server(env={"TARABISH_DATABASE": pg_url})
     open_app(page, f"{server.url}ratings", first_text="Leaderboard")
-    see(page, "Pick a group to see its leaderboard.")
+    # A stranger is offered no group of anyone's (issue 38 §3): it keeps none.
+    see(page, re.compile(r"^This phone keeps no group\."))
     expect(page.get_by_role("button", name="All games")).to_have_count(0)
+    expect(page.get_by_text("Friday bish", exact=False)).to_have_count(0)
     expect(page.get_by_role("button", name=re.compile(r"^\d+\. \w+, rating"))).to_have_count(0)
-    screenshot(page, "community-leaderboard-pick-390x844-light")
-    tap(page, "Friday bish")
+    shoot_every_way(page, "community-leaderboard-pick", screenshot, color_scheme)
+    # The group's address, as its keeper shares it, opens its leaderboard.
+    open_app(page, f"{server.url}ratings?group={group.id}", first_text="Leaderboard")
     see(page, "3 finished games in this group")
     expect(page.get_by_role("button", name=re.compile(r"^\d+\. Hal, rating"))).to_be_visible()
     expect(page.get_by_role("button", name=re.compile(r"^\d+\. Cid, rating"))).to_have_count(0)

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from scorer.backends import backends_of
 from scorer.cli import main
-from scorer.groups.stores import groups_for
 from scorer.store.game_store import GameStore
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -37,7 +37,7 @@ def folder(tmp_path: Path) -> tuple[str, str]:
     """A data folder with the group "Friday bish": (folder, group id)."""
     data = tmp_path / "data"
     with GameStore(data) as store:
-        group, _code = groups_for(store).create("Friday bish")
+        group, _code = backends_of(store).groups().create("Friday bish")
     return str(data), group.id
 
 
@@ -53,7 +53,7 @@ def test_a_night_for_a_group_by_name(folder: tuple[str, str], tmp_path: Path,
     assert code == 0, err
     seated = {t["game"] for t in json.loads(out)["tables"]}
     with GameStore(data, read_only=True) as store:
-        assert set(groups_for(store).get(group_id).games) == seated
+        assert set(backends_of(store).groups().get(group_id).games) == seated
 
 
 def test_a_night_for_a_group_by_its_id_in_the_file(folder: tuple[str, str], tmp_path: Path,
@@ -84,7 +84,7 @@ def test_a_file_and_an_option_that_disagree_are_refused(
         folder: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data, group_id = folder
     with GameStore(data) as store:
-        groups_for(store).create("Saturday")
+        backends_of(store).groups().create("Saturday")
     spec = write(tmp_path / "e.json", night(group=group_id))
     code, _out, err = run(capsys, "event", "new", spec, "--group", "Saturday",
                           "--data-dir", data)

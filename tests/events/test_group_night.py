@@ -19,10 +19,10 @@ from ratings_docs import game_doc
 from scorer.app.actions import TableActions
 from scorer.app.club_actions import ClubActions
 from scorer.app.group_access import get_groups
+from scorer.backends import backends_of
 from scorer.events.model import EventSpec, Format
 from scorer.events.service import EventService
 from scorer.groups.model import NotKeeper
-from scorer.groups.stores import groups_for
 from scorer.store.game_store import GameStore
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
@@ -48,8 +48,7 @@ def games(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
 
 
 def service_of(store: Any) -> EventService:
-    db = getattr(store, "db", None)
-    return EventService(store) if db is None else EventService.on_database(store, db)
+    return backends_of(store).events()
 
 
 def spec(group: str | None, fmt: Format = Format.PROGRESSIVE) -> EventSpec:
@@ -58,7 +57,7 @@ def spec(group: str | None, fmt: Format = Format.PROGRESSIVE) -> EventSpec:
 
 
 def test_the_games_of_a_night_join_its_group(games: Any) -> None:
-    groups = groups_for(games)
+    groups = backends_of(games).groups()
     group, _code = groups.create("Friday bish", keeper=KEEPER)
     service = service_of(games)
     stored, _ = service.create(spec(group.id), device=KEEPER)
@@ -72,7 +71,7 @@ def test_the_games_of_a_night_join_its_group(games: Any) -> None:
 
 
 def test_a_paper_game_imported_for_a_table_joins_the_group(games: Any) -> None:
-    groups = groups_for(games)
+    groups = backends_of(games).groups()
     group, _code = groups.create("Friday bish")
     service = service_of(games)
     stored, _ = service.create(EventSpec(name="Friday", format=Format.PROGRESSIVE, rounds=2,
@@ -89,7 +88,7 @@ def test_a_paper_game_imported_for_a_table_joins_the_group(games: Any) -> None:
 
 
 def test_a_night_for_no_group_leaves_the_groups_alone(games: Any) -> None:
-    groups = groups_for(games)
+    groups = backends_of(games).groups()
     group, _code = groups.create("Friday bish")
     service = service_of(games)
     stored, _ = service.create(spec(None), device=KEEPER)
@@ -98,7 +97,7 @@ def test_a_night_for_no_group_leaves_the_groups_alone(games: Any) -> None:
 
 
 def test_only_a_keeper_starts_a_night_for_a_group(games: Any) -> None:
-    groups = groups_for(games)
+    groups = backends_of(games).groups()
     group, _code = groups.create("Friday bish", keeper=KEEPER)
     service = service_of(games)
     with pytest.raises(NotKeeper):
@@ -165,7 +164,7 @@ def test_fair_teams_for_a_team_night_of_a_group(tmp_path: Path) -> None:
 
 def test_a_draw_made_stays_when_the_ratings_change_later(tmp_path: Path) -> None:
     with GameStore(tmp_path / "data") as store:
-        groups = groups_for(store)
+        groups = backends_of(store).groups()
         group, _ = groups.create("Friday bish")
         # Ann and Bob win every game beside Cid and Dee: a fair table splits them.
         won = [store.create_game(game_doc(["Ann", "Cid", "Bob", "Dee"], 0)).id

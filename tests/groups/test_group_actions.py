@@ -49,6 +49,15 @@ def phone(store: AnyStore, device: str | None, address: str | None = None) -> Gr
     return GroupActions(actions, address)
 
 
+def own(store: AnyStore, keeper: GroupActions,
+        players: tuple[str, str, str, str] = ("Ann", "Bob", "Cid", "Dee")) -> str:
+    """A game this phone started (on a community a phone adds only games it sees)."""
+    game = store.create_game(doc(players)).id
+    assert keeper.actions.device is not None
+    keeper.actions.rights.start(game, keeper.actions.device)
+    return game
+
+
 @pytest.fixture(params=["folder", "postgresql"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[AnyStore]:
     if request.param == "folder":
@@ -68,7 +77,7 @@ def test_the_maker_keeps_the_group_and_a_stranger_changes_nothing(store: AnyStor
     group, code = keeper.create("Friday bish", ["Ann", "Bob"])
     assert len(code) == 8 and code.isdigit()
     assert keeper.keeps(group.id) and not stranger.keeps(group.id)
-    game = store.create_game(doc()).id
+    game = own(store, keeper)
     other = store.create_game(doc(("Eve", "Fay", "Gus", "Hal"))).id
     keeper.add_game(group.id, game)
     before = get_groups(store).get(group.id)
@@ -94,7 +103,7 @@ def test_a_keeper_of_one_group_cannot_change_another(store: AnyStore) -> None:
     bob = phone(store, "bob-token-00000000000001", "192.168.1.11")
     ours, _ = ann.create("Ours")
     theirs, _ = bob.create("Theirs")
-    game = store.create_game(doc()).id
+    game = own(store, ann)
     with pytest.raises(NotKeeper):
         ann.add_game(theirs.id, game)
     with pytest.raises(NotKeeper):
@@ -135,8 +144,8 @@ def test_the_keeper_code_makes_a_second_phone_a_keeper(store: AnyStore) -> None:
 def test_take_out_and_the_pickers(store: AnyStore) -> None:
     keeper = phone(store, "keeper-token-00000000003")
     group, _ = keeper.create("Pickers")
-    first = store.create_game(doc()).id
-    second = store.create_game(doc()).id
+    first = own(store, keeper)
+    second = own(store, keeper)
     keeper.add_game(group.id, first)
     shown, more = keeper.candidates(keeper.get(group.id))
     assert [s.id for s in shown] == [second] and more == 0

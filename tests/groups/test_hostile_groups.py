@@ -65,15 +65,15 @@ def test_a_night_for_a_full_group_still_starts_its_rounds(tmp_path: Path) -> Non
     """A group with as many members as it may have: a night for it with new names. The
     round is drawn and seated; that its games cannot join the group must not make the
     round's start (and every later look at the night) fail."""
+    from scorer.backends import backends_of
     from scorer.events.model import EventSpec, Format
     from scorer.events.service import EventService
     from scorer.groups.model import MAX_MEMBERS
-    from scorer.groups.stores import groups_for
     from scorer.store.game_store import GameStore
 
     players = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
     with GameStore(tmp_path / "data") as store:
-        groups = groups_for(store)
+        groups = backends_of(store).groups()
         group, _code = groups.create("Full", [f"Member {n}" for n in range(MAX_MEMBERS)])
         service = EventService(store)
         stored, _ = service.create(EventSpec(name="Friday", format=Format.PROGRESSIVE,

@@ -18,7 +18,7 @@ def test_a_send_with_the_database_gone_says_try_again_and_names_no_server(
     server = Server(tmp_path / "data")
     db = Database(f"postgresql://postgres@127.0.0.1:{pg_cluster.port}/gone_away")
     try:
-        server.store = PgGameStore(db, data_dir=tmp_path / "cache")  # type: ignore[assignment]
+        server.store = PgGameStore(db, data_dir=tmp_path / "cache")
         server.rights = TableRights.on_database(db)  # its brakes are in the database too
         status, answer = server.send(game_file(), new_origin())
     finally:

@@ -27,7 +27,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]
         return
     db = Database(request.getfixturevalue("pg_url"))
     try:
-        yield PgGameStore(db, data_dir=tmp_path / "cache")  # type: ignore[misc]
+        yield PgGameStore(db, data_dir=tmp_path / "cache")
     finally:
         db.close()
 

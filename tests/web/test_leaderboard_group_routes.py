@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from scorer.app.group_access import get_groups
 from scorer.store import GameStore
+from scorer.store.ports import GamesPort
 from scorer.web.leaderboard import add_leaderboard_routes
 
 WON = json.loads((Path(__file__).parents[1] / "data" / "won_game.json").read_text("utf-8"))
@@ -26,7 +27,7 @@ def game_doc(players: tuple[str, str, str, str], _winner: int) -> dict[str, Any]
             "rules": {"forced_at": 400}, "hands": WON["hands"]}
 
 
-def _client(store: GameStore) -> TestClient:
+def _client(store: GamesPort) -> TestClient:
     app = FastAPI()
     add_leaderboard_routes(app, lambda: store)
     return TestClient(app)
@@ -70,12 +71,33 @@ def test_a_community_tv_needs_a_group(pg_url: str, tmp_path: Path) -> None:
     try:
         store = PgGameStore(db, data_dir=tmp_path / "cache")
         game = store.create_game(game_doc(("Ann", "Bob", "Cid", "Dee"), 0))
-        groups = get_groups(store)  # type: ignore[arg-type]
+        groups = get_groups(store)
         group, _ = groups.create("Legion")
         groups.add_games(group.id, [(game.id, ("Ann", "Bob", "Cid", "Dee"))])
-        client = _client(store)  # type: ignore[arg-type]
+        client = _client(store)
         assert "error" in client.get("/leaderboard/state").json()
         state = client.get(f"/leaderboard/state?group={group.id}").json()
         assert state["group"] == "Legion" and len(state["players"]) == 4
     finally:
         db.close()
+
+
+def test_guessed_group_addresses_are_braked_where_games_are_private(
+        folder: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A community (games private, issue 38): a group's board is public to whoever has
+    its address, but addresses that name no group count against the connection's
+    address, as a game's do; on a laptop nothing is counted."""
+    from scorer.rights.service import GAME_ADDRESS_FREE_TRIES
+
+    group, _ = get_groups(folder).create("Friday bish")
+    client = _client(folder)
+    for n in range(GAME_ADDRESS_FREE_TRIES + 2):  # a laptop: never braked
+        assert client.get(f"/leaderboard/state?group={n:08x}").status_code == 404
+    assert client.get(f"/leaderboard?group={group.id}").status_code == 200
+    monkeypatch.setattr("scorer.app.CONFIG.private_games", True)
+    for n in range(GAME_ADDRESS_FREE_TRIES):
+        assert client.get(f"/leaderboard?group={n + 100:08x}").status_code == 404
+    refused = client.get(f"/leaderboard/state?group={group.id}")
+    assert refused.status_code == 429 and "Too many addresses" in refused.text
+    assert int(refused.headers["Retry-After"]) > 0
+    assert client.get(f"/leaderboard?group={group.id}").status_code == 429

@@ -69,3 +69,22 @@ def test_our_font_is_in_the_font_manifest_where_the_server_serves_it(tmp_path: P
         # Flutter asks for assets/<asset>; the browser resolves the "..".
         r = client.get("/" + FONTS[SUIT_FONT])
         assert r.status_code == 200 and len(r.content) > 10_000
+
+
+def test_one_injector_puts_both_scripts_in_order_and_leaves_the_phone_site(
+        tmp_path: Path) -> None:
+    """The table server's pages get the Rive answer then the lost-server tag, each once;
+    the phone-alone site under /alone/ keeps its own index.html (no server to watch)."""
+    from scorer.web.phone_site import PhoneSite
+    from scorer.web.reconnect import SCRIPT_TAG
+    from tests.web.test_send_game import fake_site
+
+    site = PhoneSite(fake_site(tmp_path / "site"))
+    plain = {"accept-encoding": "identity"}
+    with TestClient(server.build_app(tmp_path / "data", phone_site=site)) as client:
+        page = client.get("/game/0123abcd", headers=plain).text
+        assert page.count(PAGE_SCRIPT) == 1 and page.count(SCRIPT_TAG.decode()) == 1
+        assert page.index(PAGE_SCRIPT) < page.index(SCRIPT_TAG.decode()) < page.index("</head>")
+        alone = client.get("/alone/", headers=plain)
+        assert alone.status_code == 200 and "</head>" in alone.text
+        assert PAGE_SCRIPT not in alone.text and SCRIPT_TAG.decode() not in alone.text

@@ -44,7 +44,7 @@ def club_view(ctx: AppContext) -> ft.View:
         ft.Text(INTRO, size=15),
         ft.Row([big_button("New club night", lambda _e: ctx.go("/club/new"), icon=ft.Icons.ADD)]),
     ]
-    events = club(ctx).service.list_events()[:SHOWN]
+    events = club(ctx).listed_events()[:SHOWN]  # on a community: this phone's own
     if events:
         body.append(ft.Text("Club nights on this server", size=15, weight=ft.FontWeight.BOLD))
     for stored in events:

@@ -12,12 +12,17 @@ from scorer.app.group_actions import GroupActions
 from scorer.app.views.common import app_bar, screen
 from scorer.app.views.leaderboard import plural
 from scorer.app.widgets import big_button, notice, section, update_shown
+from scorer.backends import backends_of
 from scorer.groups.model import NAME_MAX, Group
 from scorer.store.errors import StoreError
 
 ROUTE = "/groups"
 INTRO = ("A group keeps one table's games together: its own leaderboard, "
          "player pages and fair teams.")
+
+NONE_KEPT = ("This phone keeps no group yet. Another group opens from the address its "
+             "keeper shares.")
+"""A community lists a phone's own groups only (SECURITY.md, "A server on the internet")."""
 
 
 def group_actions(ctx: AppContext) -> GroupActions:
@@ -27,7 +32,7 @@ def group_actions(ctx: AppContext) -> GroupActions:
 def on_community(ctx: AppContext) -> bool:
     """A community's server: no board of all games (Ann at one table is not Ann at
     another)."""
-    return CONFIG.database is not None or getattr(ctx.store, "db", None) is not None
+    return CONFIG.database is not None or backends_of(ctx.store).community
 
 
 def code_digits(code: str) -> str:
@@ -110,6 +115,8 @@ def groups_view(ctx: AppContext) -> ft.View:
         listed.append(ft.Text("Groups", size=15, weight=ft.FontWeight.BOLD,
                               color=ft.Colors.PRIMARY))
         listed.extend(group_button(ctx, g) for g in groups)
+    elif on_community(ctx):  # only the phone's own are listed there (issue 38)
+        listed.append(ft.Text(NONE_KEPT, size=17))
     else:
         listed.append(ft.Text("No groups yet.", size=17))
     listed_part = ft.Column(listed, spacing=16)

@@ -9,6 +9,7 @@ from urllib.parse import quote, urlencode
 import flet as ft
 
 from scorer.app.context import AppContext
+from scorer.app.game_sight import visible_groups
 from scorer.app.group_access import get_groups
 from scorer.app.ratings_access import ALL_GAMES, SEASONS, community, rated_folder
 from scorer.app.theme import RADIUS
@@ -154,6 +155,12 @@ def board_row(ctx: AppContext, rank: int, row: BoardRow, season: str,
     )
 
 
+NO_GROUP_OF_THIS_PHONE = ("This phone keeps no group. A group's leaderboard opens from "
+                          "the address its keeper shares; a new group is made on Groups.")
+"""A community lists only the groups a phone keeps (SECURITY.md, "A server on the
+internet")."""
+
+
 def leaderboard_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
     season = season_of(query)
     route = "/ratings"
@@ -163,14 +170,14 @@ def leaderboard_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
         return _own_kind(no_group_view(ctx, route))
     gid = None if group is None else group.id
     bar = app_bar(ctx, "Leaderboard", back_to="/")
-    groups = get_groups(ctx.store).list_groups()
+    groups = visible_groups(ctx.store, ctx.actions.rights, ctx.actions.device)
     body: list[ft.Control] = []
     if groups:
         body.append(groups_row(ctx, groups, gid, season))
     if group is None and community(ctx.store):
         # Ann at one table is not Ann at another: a community's ratings are per group.
         body.insert(0, ft.Text("Pick a group to see its leaderboard." if groups else
-                               "No group yet. A group's keeper makes one on Groups.", size=17))
+                               NO_GROUP_OF_THIS_PHONE, size=17))
         body.append(groups_button(ctx))
         view = screen(route, bar, body)
     else:

@@ -13,6 +13,7 @@ from scorer.app import CONFIG
 from scorer.app.context import AppContext
 from scorer.app.game_files import export, import_button
 from scorer.app.game_lines import players_line, score_line, status_line, when_line
+from scorer.app.game_sight import games_private
 from scorer.app.theme import RADIUS
 from scorer.app.views.common import app_bar, screen
 from scorer.app.widgets import big_button
@@ -104,14 +105,23 @@ def page_number(text: str | None, pages: int) -> int:
     return min(max(1, number), max(1, pages))
 
 
+OWN_GAMES = ("Only this phone's games are listed here: those it started, joined with a "
+             "table code or opened by their address, and its groups' and club nights' "
+             "games. A game started on another phone shows up once its address is opened "
+             "here (Share on that phone).")
+"""Where games are private (a community): why Past games lists so few."""
+
+
 def past_games_view(ctx: AppContext, page_text: str | None = None) -> ft.View:
-    games = ctx.store.list_games()
+    games = ctx.actions.visible_games()  # on a community: this phone's games only
     pages = -(-len(games) // PAGE_SIZE)
     number = page_number(page_text, pages)
     shown = games[(number - 1) * PAGE_SIZE: number * PAGE_SIZE]
     body: list[ft.Control] = [game_card(ctx, game) for game in shown]
     if not games:
         body.append(ft.Text("No games yet.", size=16))
+    if games_private(ctx.store) and not ctx.actions.sight().everything:
+        body.append(ft.Text(OWN_GAMES, size=15, color=ft.Colors.ON_SURFACE_VARIANT))
     if pages > 1:
         first = (number - 1) * PAGE_SIZE + 1
         body.append(ft.Text(f"Games {first}–{first + len(shown) - 1} of {len(games)}", size=14,

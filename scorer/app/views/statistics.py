@@ -104,6 +104,9 @@ class StatisticsScreen:
         self.player: str | None = None
         self.relation = Relation.PARTNERS
         self.names: list[str] = []
+        self.counted: list[str] | None = None
+        """The games the figures count, oldest first (None: every stored game): the
+        CSV and a rename reach no other game."""
         self.body = ft.Column(spacing=16)
 
     def wanted(self) -> StatsFilter:
@@ -116,6 +119,12 @@ class StatisticsScreen:
         if self.group is not None:
             held = set(self.group.games)
             games = [g for g in games if g.game_id in held]
+            self.counted = [g.game_id for g in games]
+        else:  # on a community: this phone's games only (checked here, on the server)
+            sight = self.ctx.actions.sight()
+            if not sight.everything:
+                games = [g for g in games if sight.sees(g.game_id)]
+            self.counted = None if sight.everything else [g.game_id for g in games]
         self.names = sorted(display_names(games).values(), key=str.casefold)
         self.body.controls = self.controls(compute_stats(games, self.wanted()))
 
@@ -200,7 +209,8 @@ class StatisticsScreen:
 
     # --- actions ---------------------------------------------------------------------------
     def _download(self, _e: object) -> None:
-        self.ctx.download("tarabish-hands.csv", hands_csv(self.ctx.store).encode("utf-8"))
+        self.ctx.download("tarabish-hands.csv",
+                          hands_csv(self.ctx.store, self.counted).encode("utf-8"))
 
     def _rename_dialog(self, old: str) -> None:
         ctx = self.ctx
@@ -242,7 +252,7 @@ class StatisticsScreen:
         ctx = self.ctx
         try:
             result = rename_player(ctx.store, old, new, allowed=self._may_change,
-                                   by=ctx.actions.label())
+                                   by=ctx.actions.label(), among=self.counted)
         except RenameError as exc:
             ctx.toast(str(exc), error=True)
             return
