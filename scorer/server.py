@@ -49,6 +49,7 @@ from scorer.handoff.local_import import (
 from scorer.machine.paths import resolve_data_dir
 from scorer.rights import RightsPort, get_rights
 from scorer.rights.service import HOST_CODE_DIGITS
+from scorer.sharing import Reach
 from scorer.store import folder_lock
 from scorer.store.errors import StoreError
 from scorer.store.folder_lock import FolderBusy, FolderLease
@@ -69,6 +70,7 @@ from scorer.web.connections import (
 from scorer.web.crash_notice import CrashNoticeMiddleware
 from scorer.web.flet_names import app_sources, flet_names, resolve_flet_names
 from scorer.web.floods import metered_main
+from scorer.web.forwarded import ForwardedHeaders, request_bases, via_proxy
 from scorer.web.game_address import GameAddress
 from scorer.web.leaderboard import add_leaderboard_routes
 from scorer.web.live_feed import DatabaseFeed, InProcessFeed, LiveFeed
@@ -84,7 +86,7 @@ from scorer.web.phone_app import (
 )
 from scorer.web.phone_site import PREFIX as PHONE_SITE_PREFIX
 from scorer.web.phone_site import PhoneSite, add_phone_site
-from scorer.web.reconnect import PAGE_TAG, add_reconnect_routes
+from scorer.web.reconnect import ALIVE_PATH, PAGE_TAG, add_reconnect_routes
 from scorer.web.send import SEND_PATH, handle_send
 from scorer.web.sessions import LIMITS, ServerSessions, SessionGuard
 
@@ -161,6 +163,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     resolve_flet_names(flet_names(app_sources()))  # and so are Flet's controls
     CONFIG.data_dir = Path(data_dir).expanduser() if data_dir is not None else None
     CONFIG.sessions = ServerSessions()  # pages count per connection address
+    CONFIG.via_proxy = via_proxy  # a page that came through the trusted proxy
     if not ASSETS_DIR.is_dir():
         logger.warning("assets folder not found: %s (suit symbols may not draw)", ASSETS_DIR)
 
@@ -178,7 +181,8 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
         app.add_middleware(GameAddress, opens_games=phone_app.opens_games)
     # Compressed page files, compressed once, revalidated with ETags (see
     # scorer.web.compression). Outermost, so it sees every response.
-    app.add_middleware(CompressionMiddleware, cache=compressed or compression_cache)
+    app.add_middleware(CompressionMiddleware, cache=compressed or compression_cache,
+                       unnoticed=frozenset({ALIVE_PATH}))
     # A crashed session's traceback stays in the server's log; the phone gets a
     # short notice (scorer.web.crash_notice).
     app.add_middleware(CrashNoticeMiddleware)
@@ -232,7 +236,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
         # A game kept on a phone alone, sent once it is online (scorer.web.send).
         from scorer.app.store_access import get_store
 
-        return await handle_send(request, get_store, server_rights)
+        return await handle_send(request, get_store, server_rights, addresses)
 
     CONFIG.phone_site = None
     if phone_app is not None:
@@ -303,24 +307,29 @@ def add_club_night(app: FastAPI) -> BoardHub:
     hub = BoardHub(club_events)
     CONFIG.club_changed = hub.changed
     CONFIG.game_saved = game_saved
-    add_club_routes(app, club_events, lambda: CONFIG.import_key, lambda: CONFIG.server_urls,
-                    hub)
+    add_club_routes(app, club_events, lambda: CONFIG.import_key, addresses, hub)
     from scorer.app.store_access import get_store
 
     add_leaderboard_routes(app, get_store)
     return hub
 
 
+def addresses(request: Request) -> list[str]:
+    """Base addresses to give out in the answer to `request`, best first: the one rule
+    (`scorer.sharing.Reach.bases`), with the address it came to."""
+    return request_bases(CONFIG.reach, request.scope, str(request.base_url))
+
+
 def server_rights() -> RightsPort:
-    assert CONFIG.data_dir is not None
+    """The process's table rights: its data folder's, or a community's database's (which
+    has no data folder: asking for one there failed every send with a 500)."""
     return get_rights(CONFIG.data_dir)
 
 
 def codes_for(game_ids: list[str]) -> dict[str, str]:
     """Table codes for games that came without one (an import): no phone holds them
     until their code is entered; the host can show it."""
-    assert CONFIG.data_dir is not None
-    rights = get_rights(CONFIG.data_dir)
+    rights = server_rights()
     rights.give_codes(game_ids)
     return {game_id: code for game_id in game_ids if (code := rights.code(game_id))}
 
@@ -451,10 +460,10 @@ def warm_compression(server: uvicorn.Server, base_url: str, cache: CompressedCac
                      later: tuple[str, ...] = ()) -> threading.Thread:
     """Once the server answers, fetch the page files the way phones will, so each
     is compressed (or read from the disk cache) before the first phone asks; then
-    `later`, once the server has had no request for the cache's `quiet_s`. If best
-    levels are left to make (a first start of this version), says so in one line:
-    they follow in the background. Runs in a daemon thread; failures only cost
-    speed."""
+    `later`, once the server has had no request for the cache's `quiet_s`. If this
+    start compressed page files itself (a first start of this version), says so in
+    one line: their best levels follow in the background. Runs in a daemon thread;
+    failures only cost speed."""
 
     def fetch(path: str) -> None:
         req = urllib.request.Request(base_url.rstrip("/") + path,
@@ -469,7 +478,9 @@ def warm_compression(server: uvicorn.Server, base_url: str, cache: CompressedCac
             if server.should_exit:
                 return
             fetch(path)
-        if cache.pending() and not server.should_exit:
+        # Said only when this start compressed page files itself (none were on disk: a
+        # new version); copies found on disk are upgraded quietly, if need be.
+        if cache.compressions and cache.pending() and not server.should_exit:
             where = (f"; later starts reuse them from {cache.disk.folder}"
                      if cache.disk is not None else "")
             print("First start of this version: compressing the page files for phones "
@@ -641,8 +652,10 @@ def serve(
     phone_site: str | os.PathLike[str] | None = None,
     trusted: tuple[str, ...] = (),
     games_in_app: bool | None = None,
+    public_url: str | None = None,
 ) -> int:
     """Run the table server until Ctrl-C (or SIGTERM); returns the exit code.
+    `public_url`: the address phones open (`--public-url`, an origin), if known.
 
     Refuses to start while another process writes the same data folder (the
     folder's lock, `scorer.store.folder_lock`), naming that process.
@@ -663,13 +676,14 @@ def serve(
               file=sys.stderr)
         return 1
     try:
-        return _serve_holding(lease, host, port, open_browser, site, trusted)
+        return _serve_holding(lease, host, port, open_browser, site, trusted, public_url)
     finally:
         lease.release()
 
 
 def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
-                   site: PhoneApp | None = None, trusted: tuple[str, ...] = ()) -> int:
+                   site: PhoneApp | None = None, trusted: tuple[str, ...] = (),
+                   public_url: str | None = None) -> int:
     """`serve`, once the data folder's lock is held."""
     sock = _listen(host, port)
     if sock is None:
@@ -687,7 +701,7 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
         print(f"tarabish: cannot use the data folder {lease.folder} "
               f"({exc.strerror or exc})", file=sys.stderr)
         return 1
-    _print_addresses(host, port, site)
+    _print_addresses(host, port, site, public_url, bool(trusted))
     print(f"Games are stored in {lease.folder}", flush=True)
     for problem in store.problems:
         print(f"  {problem}", flush=True)
@@ -729,14 +743,16 @@ def server_config(app: FastAPI, trusted: tuple[str, ...] = (),
                   limits: ConnectionLimits | None = None) -> uvicorn.Config:
     """uvicorn's settings for the table server: websockets as Flet's own `ft.run`
     has them, the connection bounds of `scorer.web.connections`, and the client's
-    address from X-Forwarded-For / X-Forwarded-Proto only when the connection comes
-    from a `trusted` proxy (IPs or CIDRs); from anyone else those headers are
-    ignored (uvicorn's ProxyHeadersMiddleware, right to left, skipping trusted hops)."""
+    address from X-Forwarded-For / X-Forwarded-Proto, and the address it opened from
+    X-Forwarded-Host, only when the connection comes from a `trusted` proxy (IPs or
+    CIDRs); from anyone else those headers are ignored (`scorer.web.forwarded`, which
+    runs uvicorn's ProxyHeadersMiddleware: right to left, skipping trusted hops)."""
     networks = parse_networks(list(trusted))
     guard = ConnectionGuard(limits or limits_for_this_machine(), exempt=networks)
     http, ws = guarded_protocols(guard)
     config = uvicorn.Config(
-        app,
+        # uvicorn's proxy headers, and the forwarded host, from the trusted proxy only
+        ForwardedHeaders(app, networks),
         log_level="warning",
         access_log=False,
         http=http,
@@ -745,8 +761,7 @@ def server_config(app: FastAPI, trusted: tuple[str, ...] = (),
         timeout_keep_alive=KEEP_ALIVE_S,
         timeout_graceful_shutdown=3,
         lifespan="on",
-        proxy_headers=bool(networks),
-        forwarded_allow_ips=[str(n) for n in networks] if networks else None,
+        proxy_headers=False,  # ForwardedHeaders runs uvicorn's, for the trusted only
     )
     config.connection_guard = guard  # type: ignore[attr-defined]
     return config
@@ -764,19 +779,36 @@ def _listen(host: str, port: int) -> socket.socket | None:
         return None
 
 
-def _print_addresses(host: str, port: int, site: PhoneApp | None = None) -> None:
+def _print_addresses(host: str, port: int, site: PhoneApp | None = None,
+                     public_url: str | None = None, behind_proxy: bool = False) -> None:
+    """Say where phones open the server (`Reach.bases`, the rule of every address it
+    gives out), and keep that rule for the pages (`CONFIG.reach`)."""
     urls = page_urls(host, port)
-    CONFIG.server_urls = urls
-    if len(urls) > 1 or not urls[0].startswith("http://localhost:"):
-        print("Tarabish table server. Open one of these addresses on the phones:", flush=True)
+    reach = CONFIG.reach = Reach(public_url, tuple(urls), behind_proxy)
+    bases = reach.bases()
+    if public_url is not None:
+        print("Tarabish server. Phones open:", flush=True)
+        print(f"  {public_url}", flush=True)
+        print_qr([public_url])
+        print(f"  (this process listens on {', '.join(urls)})", flush=True)
+    elif behind_proxy:
+        print(f"Tarabish server behind a proxy, listening on {', '.join(urls)}. Phones open "
+              "the proxy's address; each page is given the address the proxy forwards "
+              "(--public-url names it here too).", flush=True)
     else:
-        print("Tarabish table server (this machine only). Open:", flush=True)
-    for url in urls:
-        print(f"  {url}", flush=True)
-    print_qr(urls)
+        if len(urls) > 1 or not urls[0].startswith("http://localhost:"):
+            print("Tarabish table server. Open one of these addresses on the phones:",
+                  flush=True)
+        else:
+            print("Tarabish table server (this machine only). Open:", flush=True)
+        for url in urls:
+            print(f"  {url}", flush=True)
+        print_qr(urls)
     if site is not None and site.site is not None:
-        print(f"Phones can keep games alone (offline) at {urls[-1]}{PHONE_SITE_PREFIX[1:]} "
-              f"(the site in {site.site.root}).", flush=True)
+        where = ("/alone/ of the same address" if reach.public and public_url is None
+                 else f"{bases[0]}{PHONE_SITE_PREFIX[1:]}")
+        print(f"Phones can keep games alone (offline) at {where} (the site in "
+              f"{site.site.root}).", flush=True)
 
 
 def _start_club_nights() -> None:
@@ -833,7 +865,8 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
                     phone_site: str | os.PathLike[str] | None = None,
                     trusted: tuple[str, ...] = (),
                     data_dir: str | os.PathLike[str] | None = None,
-                    games_in_app: bool | None = None) -> int:
+                    games_in_app: bool | None = None,
+                    public_url: str | None = None) -> int:
     """Run one process of a community's server on its database (`tarabish --database`)
     until Ctrl-C; returns the exit code. Any number may run on one database: they
     share games, rights and club nights, and hear each other's saves
@@ -866,7 +899,7 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
         compressed = CompressedCache(disk=page_file_cache(), quiet_s=QUIET_S)
         app = build_app(data_dir, compressed, site)
         get_backends()  # the community's games, rights, club nights and groups, at once
-        _print_addresses(host, port, site)
+        _print_addresses(host, port, site, public_url, bool(trusted))
         print(f"Games are kept in the community's database {shown_url(url)}", flush=True)
         print("  The host code is the operator's admin code (tarabish admin-code).",
               flush=True)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from scorer.sharing import Reach
+
 if TYPE_CHECKING:  # a server's only: the phone-alone app has no database
     from scorer.store.database import Database
 
@@ -60,10 +62,15 @@ class AppConfig:
     games, rights and club nights are kept there, shared by every process; None
     keeps them in `data_dir`."""
 
-    server_urls: list[str] = field(default_factory=list)
-    """Addresses the server answers on (`scorer.server.page_urls`: localhost,
-    then every LAN address), for the "Share this game" QR code. Empty when the
-    app is served some other way: the page's own address is used then."""
+    reach: Reach = field(default_factory=Reach)
+    """How phones reach the server (`--public-url`, `--trusted-proxy`, the addresses it
+    answers on): its `bases` is the rule of every address drawn, "Share this game"
+    and its QR code first. Empty when the app is served some other way: the page's
+    own address is used then."""
+
+    via_proxy: Callable[[], bool] = lambda: False
+    """Whether the page starting now came through a trusted proxy (the table server
+    sets `scorer.web.forwarded.via_proxy`): its own address is then the one phones open."""
 
     import_key: str | None = None
     """Secret that `tarabish import` must send to hand games to this server

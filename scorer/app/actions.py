@@ -36,7 +36,7 @@ from scorer.app.phone_prefs import (
 from scorer.rights import NotAllowed, RightsPort, get_rights
 from scorer.rights.limiter import TooManyTries
 from scorer.rights.owner import PHONE_DEVICE, OwnerRights
-from scorer.sharing import game_url, share_bases
+from scorer.sharing import game_url
 from scorer.store.errors import GameDamaged, GameNotFound, NextGameExists, NotSaved, StoreError
 from scorer.store.models import GameSummary, StoredGame
 from scorer.store.ports import GamesPort
@@ -103,6 +103,11 @@ class TableSession(Protocol):
 
     @property
     def address(self) -> str: ...
+
+    @property
+    def via_proxy(self) -> bool:
+        """The page came through a trusted proxy (its `page.url` is the one phones open)."""
+        ...
 
     @property
     def router_refresh(self) -> Callable[[], None]:
@@ -520,7 +525,8 @@ class TableActions:
     # -- sharing -----------------------------------------------------------------------------
 
     def share_urls(self, game_id: str) -> list[str]:
-        """The game's address on every base address phones can use, best first."""
+        """The game's address on every base address phones can use, best first
+        (`Reach.bases`: the rule of every address the server gives out)."""
         return [game_url(base, game_id)
-                for base in share_bases(CONFIG.server_urls, self.ctx.page.url)]
+                for base in CONFIG.reach.bases(self.ctx.page.url, self.ctx.via_proxy)]
 

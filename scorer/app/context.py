@@ -35,6 +35,9 @@ class AppContext:
     address: str = "unknown"
     """The connection's address as the server's socket saw it (`CONFIG.sessions`,
     set by the table server), never `page.client_ip`, which the client can change."""
+    via_proxy: bool = False
+    """The page came through a trusted proxy (`CONFIG.via_proxy`): the address it
+    opened (`page.url`) is the one to give other phones."""
     drafts: dict[str, HandDraft] = field(default_factory=dict)
     """Hands being entered, by game id and hand index, so a detour to the run
     checker or the card counter does not lose the taps."""

@@ -62,6 +62,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "or separate with commas. From anyone else that header is ignored",
     )
     parser.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the address phones open, e.g. https://bish.example.org (default: "
+        "$TARABISH_PUBLIC_URL): every address the server shows, prints or sends is "
+        "on it. Without it, behind a --trusted-proxy each page gets the address the "
+        "proxy forwards (X-Forwarded-Host and -Proto)",
+    )
+    parser.add_argument(
         "--no-open",
         dest="open_browser",
         action="store_false",
@@ -75,10 +84,12 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from scorer.server import serve
+    from scorer.sharing import public_url_of
     from scorer.web.connections import parse_networks
 
     try:
         parse_networks(args.trusted_proxy)
+        public_url = public_url_of(args.public_url)
     except ValueError as exc:
         print(f"tarabish: {exc}", file=sys.stderr)
         return 2
@@ -97,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
                                    open_browser=args.open_browser,
                                    phone_site=args.phone_site,
                                    trusted=tuple(args.trusted_proxy),
-                                   data_dir=args.data_dir,
+                                   data_dir=args.data_dir, public_url=public_url,
                                    games_in_app=_games_in_app(args))
     return serve(
         host=args.host,
@@ -107,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
         phone_site=args.phone_site,
         trusted=tuple(args.trusted_proxy),
         games_in_app=_games_in_app(args),
+        public_url=public_url,
     )
 
 
