@@ -24,6 +24,7 @@ import flet as ft
 from pydantic import BaseModel, ConfigDict
 
 from scorer.app import CONFIG
+from scorer.app.hold_for_tests import hold
 from scorer.app.phone_prefs import (
     SHOWN_KEY,
     THEME_KEY,
@@ -395,12 +396,14 @@ class TableActions:
         rights (NotAllowed)."""
         self.require_edit(model.id)
         store = self.ctx.store
+        hold("before")
         if index is None:
             stored = store.add_hand(model.id, hand, expected_revision=model.stored.revision,
                                     by=self.label())
         else:
             stored = store.replace_hand(model.id, index, hand,
                                         expected_revision=model.stored.revision, by=self.label())
+        hold("after")
         return self._saved(stored)
 
     def undo_last_hand(self, model: GameModel) -> StoredGame:
