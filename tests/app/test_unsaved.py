@@ -283,3 +283,26 @@ def test_the_test_hold_does_nothing_without_its_variable(monkeypatch: pytest.Mon
     monkeypatch.setenv(HOLD_ENV, f"after:{marker}")
     hold("before")  # another step: passes
     assert not marker.exists() and os.environ[HOLD_ENV]
+
+
+def test_a_kept_hand_never_lands_on_a_revision_the_player_did_not_see(tmp_path: Path) -> None:
+    """The game moved on while the server was away: another phone saved hand 2, or
+    edited hand 1. The kept hand comes back, but the player sees what changed first:
+    both versions of hand 2, or the edit, before any save."""
+    store = GameStore(tmp_path / "data")
+    taken = store.create_game(GAME).id
+    store.add_hand(taken, THEIRS, expected_revision=1)
+    ctx, _prefs = new_session(store, taken, kept_of(taken))
+    assert restore(ctx, taken, f"/game/{taken}/hand") == f"/game/{taken}/hand"
+    shown = texts(record_hand_view(ctx, taken))
+    assert "Hand 2: two versions" in shown, shown
+
+    edited = store.create_game(GAME).id
+    store.replace_hand(edited, 0, {**GAME["hands"][0], "points": {"team": 0, "tricks": 80}},
+                       expected_revision=1)
+    ctx, _prefs = new_session(store, edited, kept_of(edited))
+    restore(ctx, edited, f"/game/{edited}/hand")
+    shown = texts(record_hand_view(ctx, edited))
+    assert NOT_SAVED in shown and "While you entered this hand, on another phone" in shown
+    key = ctx.draft_key(edited, None)
+    assert ctx.places[key].revision == 2  # saved on the revision now shown, not 1
