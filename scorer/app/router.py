@@ -18,6 +18,7 @@ from scorer.app.actions import RIGHTS_SCREENS, game_topic
 from scorer.app.context import AppContext
 from scorer.app.game_sight import games_private
 from scorer.app.theme import PAD
+from scorer.app.unsaved import restore
 from scorer.app.views.common import message_view, redraws_shown
 from scorer.rights import TooManyTries
 from scorer.text.terminal import one_line
@@ -199,7 +200,10 @@ class Router:
 
     def show(self, route: str | None = None) -> None:
         """Build the screen for an address (the page's own by default) and send it."""
+        asked = route if route is not None else (self.ctx.page.route or "/")
         self.put(self.prepare(route))
+        if self.route != asked:  # another screen was shown instead: the address follows
+            self.ctx.page.run_task(self.ctx.page.push_route, self.route)
 
     def prepare(self, route: str | None = None) -> ft.View:
         """Build the screen for an address, to be sent with `put`: apart, so that a
@@ -207,6 +211,7 @@ class Router:
         the screen (`AppContext.go`)."""
         page = self.ctx.page
         self.route = route if route is not None else (page.route or "/")
+        self.route = self._unsaved(self.route)
         self._drawn_width = page.width
         self._drawn_dark = self.ctx.dark  # suit colours & co. are chosen when built
         try:
@@ -250,6 +255,16 @@ class Router:
             page.views.append(view)
         page.update()  # the first one also sends the page's theme and fonts
         self._page_sent = True
+
+    def _unsaved(self, route: str) -> str:
+        """The route to show for `route`: another if the phone kept a hand of its game
+        whose Save was never answered (`scorer.app.unsaved`)."""
+        if self.ctx.actions.unsaved is None:
+            return route
+        game_id = self._game_of(route)
+        if game_id is None:
+            return route
+        return restore(self.ctx, game_id, route) or route
 
     @staticmethod
     def _game_of(route: str) -> str | None:
