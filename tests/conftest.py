@@ -20,7 +20,9 @@ from hypothesis import settings
 from scorer.groups.folder import FolderGroups
 from scorer.groups.pg import PgGroups
 from scorer.groups.service import Groups
+from scorer.store import GameStore
 from scorer.store.database import Database
+from scorer.store.pg_games import PgGameStore
 from tests.pg_cluster import Cluster, running_cluster
 from tests.run_shared import held, run_folder
 
@@ -126,3 +128,45 @@ def groups(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Groups]:
     finally:
         db.close()
 
+
+# --------------------------------------------------------------------------
+# The stores: each fixture with "folder" and "postgresql" sides runs its tests on
+# both (the laptop's data folder and a community's database).
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture(params=["folder", "postgresql"])
+def store_kind(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def store(store_kind: str, tmp_path: Path,
+          request: pytest.FixtureRequest) -> Iterator[GameStore | PgGameStore]:
+    """Each game store the app can have: a data folder's (tmp_path/data) and a
+    community's (a fresh database; its caches in tmp_path/cache)."""
+    if store_kind == "folder":
+        with GameStore(tmp_path / "data") as folder:
+            yield folder
+        return
+    db = Database(request.getfixturevalue("pg_url"))
+    try:
+        yield PgGameStore(db, data_dir=tmp_path / "cache")
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def folder_store(tmp_path: Path) -> GameStore:
+    """A folder's store, for what only a folder has (its files)."""
+    return GameStore(tmp_path / "data")
+
+
+@pytest.fixture
+def pg_store(pg_url: str, tmp_path: Path) -> Iterator[PgGameStore]:
+    """A community's store, beside `folder_store` where both are compared."""
+    db = Database(pg_url)
+    try:
+        yield PgGameStore(db, data_dir=tmp_path / "cache")
+    finally:
+        db.close()
