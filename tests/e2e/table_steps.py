@@ -116,16 +116,18 @@ def type_into(page: Page, label: str, text: str) -> None:
     """
     box = page.get_by_role("textbox", name=label)
     for _attempt in range(3):
-        box.click()
-        page.wait_for_timeout(HUMAN_PAUSE_MS)
+        tapped(page, box.click)
+        expect(box, f"the box {label!r} to take the keyboard").to_be_focused()
         page.keyboard.press("Control+A")
         page.keyboard.type(text, delay=30)
         try:
-            expect(box).to_have_value(text, timeout=2_000)
+            # A busy machine redraws late: wait for the value long enough not to take a
+            # late redraw for a lost key (retyping is harmless, Control+A comes first).
+            expect(box).to_have_value(text, timeout=5_000)
             return
         except AssertionError:
             continue
-    expect(box).to_have_value(text)
+    expect(box, f"{text!r} typed into the box {label!r}").to_have_value(text)
 
 
 HUMAN_PAUSE_MS = int(os.environ.get("TARABISH_TAP_PAUSE_MS", "250"))
