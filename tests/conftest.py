@@ -2,8 +2,9 @@
 
 Every test is marked by what it needs (pytest_collection_modifyitems below), so a
 quick loop can leave out the slow kinds: `browser` (Chromium: tests/e2e,
-tests/pwa, any test using a browser fixture) and `postgres` (a PostgreSQL
-cluster: the `pg_url` family, or the "postgresql" side of a store fixture).
+tests/pwa, any test using a browser fixture), `postgres` (a PostgreSQL cluster:
+the `pg_url` family, or the "postgresql" side of a store fixture) and `slow` (the
+real table server started in a subprocess, and tests marked so by hand).
 The run is spread over several processes (pytest-xdist, `-n` in pyproject.toml):
 a session fixture here is made once per worker, unless it says otherwise.
 """
@@ -36,6 +37,8 @@ BROWSER_FOLDERS = ("e2e", "pwa")
 """Folders whose every test drives Chromium (or a script that does)."""
 BROWSER_FIXTURES = frozenset({"browser", "pwa_browser"})
 POSTGRES_FIXTURES = frozenset({"pg_cluster"})
+SERVER_FIXTURES = frozenset({"start_server", "app_server", "table_server"})
+"""Fixtures that start the real table server in a subprocess: its tests are `slow`."""
 POSTGRES_PARAM = "postgresql"
 """The parameter of the both-stores fixtures (`store`, `groups`...) that opens
 PostgreSQL by `request.getfixturevalue`, which the fixture closure cannot see."""
@@ -52,6 +55,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             folder = ""
         if folder in BROWSER_FOLDERS or used & BROWSER_FIXTURES:
             item.add_marker(pytest.mark.browser)
+        if used & SERVER_FIXTURES:
+            item.add_marker(pytest.mark.slow)
         if used & POSTGRES_FIXTURES or any(
                 isinstance(value, str) and value == POSTGRES_PARAM for value in params.values()):
             item.add_marker(pytest.mark.postgres)

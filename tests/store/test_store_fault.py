@@ -168,6 +168,7 @@ def replay(lines: list[dict[str, Any]], saved: dict[str, tuple[int, str]]) -> tu
     return in_flight, returned
 
 
+@pytest.mark.slow  # 220 children killed in turn
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork and SIGKILL")
 def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
     data = tmp_path / "data"
