@@ -153,6 +153,8 @@ class _Link:
 
 
 _LINKS: weakref.WeakKeyDictionary[Page, _Link] = weakref.WeakKeyDictionary()
+DRAWN = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Two animation frames: Flutter has applied what arrived before the first and drawn it."""
 
 
 def follow_answers(context: BrowserContext) -> BrowserContext:
@@ -180,6 +182,8 @@ def tapped(page: Page, click: Callable[[], None]) -> None:
     if link.frames == before:  # events arrive only while Playwright is called: no race
         with contextlib.suppress(PlaywrightTimeoutError):
             link.socket.wait_for_event("framereceived", timeout=HUMAN_PAUSE_MS)
+    # The answer is drawn at the next frames: the next tap must find the new controls.
+    page.evaluate(DRAWN)
 
 
 def tap(page: Page, name: str | re.Pattern[str], exact: bool = True) -> None:
