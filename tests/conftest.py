@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from playwright.sync_api import expect
 
 from scorer.groups.folder import FolderGroups
 from scorer.groups.pg import PgGroups
@@ -31,6 +32,13 @@ from tests.run_shared import held, run_folder
 # hang on how busy the machine is, and the workers share two cores.
 settings.register_profile("tarabish", deadline=None)
 settings.load_profile("tarabish")
+
+# How long a browser test's `expect(...)` waits for what a player would see
+# (Playwright's default is 5 s): the run's workers share two cores with their
+# browsers and servers, and a screen drawn late is not a wrong screen. A check that
+# something is absent passes at once.
+EXPECT_TIMEOUT_MS = 15_000
+expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 TESTS = Path(__file__).resolve().parent
 BROWSER_FOLDERS = ("e2e", "pwa")
