@@ -92,8 +92,14 @@ def scoring_fingerprint() -> str:
     """Changes whenever the rules engine's code changes, so cached scores are redone."""
     import rules
 
+    return rules_fingerprint(Path(rules.__file__).parent)
+
+
+def rules_fingerprint(folder: Path) -> str:
+    """`scoring_fingerprint` of the rules engine's sources in `folder` (the phone app's
+    build bakes in the one it was built from: scorer.webbuild.site)."""
     h = hashlib.sha256()
-    for src in sorted(Path(rules.__file__).parent.glob("*.py")):
+    for src in sorted(folder.glob("*.py")):
         h.update(src.name.encode())
         h.update(src.read_bytes())
     return h.hexdigest()[:16]

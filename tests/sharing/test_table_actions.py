@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -11,40 +10,16 @@ import pytest
 from scorer.app.actions import TableActions, game_topic
 from scorer.app.game_view_model import GameModel
 from scorer.rights import NotAllowed, get_rights
+from scorer.sharing import Reach
 from scorer.store.errors import StaleRevision, StoreError
 from scorer.store.game_store import GameStore
+from tests.fake_phone import table_actions
 
 HAND: dict[str, Any] = {"caller": 0, "trump": "S", "points": {"team": 0, "tricks": 100}}
 
 
-class FakePubSub:
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, Any]] = []
-
-    def send_others_on_topic(self, topic: str, message: Any) -> None:
-        self.sent.append((topic, message))
-
-
-class FakePage:
-    """What TableActions reads from a Flet page; no session behind it."""
-
-    def __init__(self, ip: str = "192.168.1.40") -> None:
-        self.pubsub = FakePubSub()
-        self.client_ip = ip
-        self.url = "http://192.168.1.20:8550/game/x"
-        self.route = "/"
-
-    def run_task(self, *_a: Any) -> None:
-        raise RuntimeError("no session")
-
-
 def phone(store: GameStore, device: str, address: str = "192.168.1.40") -> TableActions:
-    ctx: Any = SimpleNamespace(page=FakePage(), store=store, router_refresh=lambda: None,
-                               game_changed=lambda _g: None, address=address)
-    actions = TableActions(ctx)
-    actions.device = device
-    ctx.actions = actions
-    return actions
+    return table_actions(store, device, address, "/game/x")
 
 
 @pytest.fixture
@@ -178,8 +153,7 @@ def test_a_stale_sheet_is_refused_with_the_current_game(store: GameStore) -> Non
 def test_an_unidentified_session_cannot_edit_a_held_game(store: GameStore) -> None:
     game = new_game(store)
     phone(store, "starter-device-token-000001").game_created(game)
-    ctx: Any = SimpleNamespace(page=FakePage(), store=store, router_refresh=lambda: None)
-    anonymous = TableActions(ctx)
+    anonymous = table_actions(store, None)
     assert anonymous.device is None
     assert not anonymous.can_edit(game)
     with pytest.raises(NotAllowed):
@@ -190,11 +164,25 @@ def test_share_urls_prefer_the_lan_address(store: GameStore, monkeypatch: pytest
                                            ) -> None:
     from scorer.app import CONFIG
 
-    monkeypatch.setattr(CONFIG, "server_urls",
-                        ["http://localhost:8550/", "http://192.168.1.20:8550/"])
+    monkeypatch.setattr(CONFIG, "reach", Reach(listening=(
+        "http://localhost:8550/", "http://192.168.1.20:8550/")))
     a = phone(store, "phone-a-device-token-00001")
-    a.ctx.page.url = "http://localhost:8550/game/0123abcd"
+    a.ctx.page.url = "ws://localhost:8550/game/0123abcd"
     assert a.share_urls("0123abcd") == ["http://192.168.1.20:8550/game/0123abcd"]
+
+
+def test_behind_a_proxy_share_gives_the_address_the_phone_opened(
+        store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Flet page's own address is its websocket's (`wss://`): it was dropped, and a
+    community's Share showed the process's own http://localhost:8551."""
+    from scorer.app import CONFIG
+
+    monkeypatch.setattr(CONFIG, "reach", Reach(listening=("http://localhost:8551/",),
+                                               behind_proxy=True))
+    a = phone(store, "phone-a-device-token-00001")
+    a.ctx.page.url = "wss://bish.example.org"
+    a.ctx.via_proxy = True
+    assert a.share_urls("0123abcd") == ["https://bish.example.org/game/0123abcd"]
 
 
 def test_a_phone_is_named_in_the_trail_by_the_name_it_chose_never_its_token(

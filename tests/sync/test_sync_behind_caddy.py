@@ -16,6 +16,8 @@ from scorer.web.sync_socket import Close
 from tests.caddy_proxy import caddy_in_front
 from tests.sync.wire import WirePhone, add, create, serve
 
+pytestmark = pytest.mark.slow  # a table server in a subprocess
+
 ANN = "ann-device-token-0001"
 BOB = "bob-device-token-0002"
 

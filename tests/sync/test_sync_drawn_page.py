@@ -10,10 +10,14 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from scorer.sync.messages import Applied, GameState, Gone
 from tests.hostile.conftest import delete_from_past_games, make_game
 from tests.hostile.flet_client import FletClient
 from tests.sync.wire import WirePhone, add, hand, serve
+
+pytestmark = pytest.mark.slow  # a table server in a subprocess
 
 HOLDER = "holder-token-0123456789"
 SHOWN_WITHIN_S = 5.0

@@ -28,6 +28,8 @@ from scorer.sync.messages import (
 from scorer.web.sync_socket import Close
 from tests.sync.wire import Served, WirePhone, add, create, doc, hand, serve
 
+pytestmark = pytest.mark.slow  # a table server in a subprocess
+
 ANN = "ann-device-token-0001"
 BOB = "bob-device-token-0002"
 CID = "cid-device-token-0003"
