@@ -147,7 +147,7 @@ class WirePhone:
 
     def __post_init__(self) -> None:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.settimeout(10)
+        sock.settimeout(30)  # a busy shared machine: TLS through a proxy too
         if self.receive_buffer is not None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, self.receive_buffer)
         sock.bind((self.source, 0))
@@ -160,7 +160,7 @@ class WirePhone:
         scheme = "wss" if self.tls else "ws"
         self.ws = connect(f"{scheme}://127.0.0.1:{self.port}{SYNC_PATH}", sock=sock,
                           ssl=context,
-                          open_timeout=10, max_size=4 * 1024 * 1024, max_queue=4,
+                          open_timeout=30, max_size=4 * 1024 * 1024, max_queue=4,
                           compression="deflate" if self.compression else None,
                           ping_interval=20 if self.keepalive else None, legacy=True)
 
