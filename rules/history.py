@@ -55,6 +55,9 @@ class _Base(BaseModel):
     at: AwareDatetime
     by: str | None = Field(default=None, max_length=MAX_BY_LENGTH)
     """Which phone made the change, by a name it chose or "phone 2"; never a secret."""
+    phone_at: AwareDatetime | None = None
+    """When that phone made the change, by its own clock (a change the phone kept and
+    sent later, through sync); `at` is when the server saved it. Optional."""
 
 
 class Started(_Base):
@@ -136,6 +139,8 @@ def _parse_entry(item: Any, n: int, parse_hand: Callable[[Any, int | None], Hand
         raise HistoryError(f"{where}: a revision or hand is a whole number, not true/false")
     if not isinstance(fields.get("at"), str):
         raise HistoryError(f"{where} needs the time of the change ('at')")
+    if "phone_at" in fields and not isinstance(fields["phone_at"], str):
+        raise HistoryError(f"{where}: 'phone_at' is a time with its zone, as 'at' is")
     try:
         entry = cast(Entry, kind.model_validate(fields))
     except ValidationError as exc:
@@ -205,6 +210,8 @@ def entry_to_doc(entry: Entry, hand_to_doc: Callable[[Hand], dict[str, Any]]) ->
                            "change": entry.change.value}
     if entry.by is not None:
         doc["by"] = entry.by
+    if entry.phone_at is not None:
+        doc["phone_at"] = entry.phone_at.isoformat()
     if isinstance(entry, Added | Redone | Edited | Undone):
         doc["hand"] = entry.hand
     if isinstance(entry, Edited | Undone):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import ipaddress
 import json
@@ -35,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Request, Response, WebSocket
 
 from scorer.app import CONFIG, FONTS
 from scorer.events.service import EventService
@@ -53,6 +54,8 @@ from scorer.sharing import Reach
 from scorer.store import folder_lock
 from scorer.store.errors import StoreError
 from scorer.store.folder_lock import FolderBusy, FolderLease
+from scorer.sync.messages import SYNC_PATH
+from scorer.sync.service import SyncService
 from scorer.web.club import BoardHub, add_club_routes, start_clock_watch
 from scorer.web.compression import (
     QUIET_S,
@@ -89,6 +92,7 @@ from scorer.web.phone_site import PhoneSite, add_phone_site
 from scorer.web.reconnect import ALIVE_PATH, PAGE_TAG, add_reconnect_routes
 from scorer.web.send import SEND_PATH, handle_send
 from scorer.web.sessions import LIMITS, ServerSessions, SessionGuard
+from scorer.web.sync_socket import SyncHub
 
 logger = logging.getLogger(__name__)
 
@@ -194,7 +198,8 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
         from scorer.web.open_pages import PgOpenPages  # psycopg: a community's only
 
         app.state.open_pages = PgOpenPages(CONFIG.database, LIMITS.open_per_address)
-    app.add_middleware(SessionGuard, community=app.state.open_pages)
+    app.add_middleware(SessionGuard, community=app.state.open_pages,
+                       skip=(SYNC_PATH,))  # the sync socket keeps its own bounds
     # Routes of our own: declared here, before the mount, or the page's
     # catch-all "/" shadows them.
     font_manifest = trimmed_font_manifest()
@@ -245,6 +250,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
             phone_app.use(phone_app.site)
     app.state.phone_app = phone_app
     app.state.board_hub = add_club_night(app)
+    app.state.sync_hub = add_sync_socket(app)
     add_reconnect_routes(app)
 
     icon_font = ASSETS_DIR / "fonts" / ICON_FONT_SUBSET
@@ -311,6 +317,37 @@ def add_club_night(app: FastAPI) -> BoardHub:
     from scorer.app.store_access import get_store
 
     add_leaderboard_routes(app, get_store)
+    return hub
+
+
+def add_sync_socket(app: FastAPI) -> SyncHub:
+    """The sync socket (scorer.web.sync_socket) for phones that keep the game: its
+    changes reach the drawn pages and boards, and every change this process hears of
+    (`CONFIG.game_saved`: a drawn page's, the feed's) reaches its phones."""
+    from scorer.app import live
+
+    def open_service() -> SyncService:
+        from scorer.app.store_access import get_backends
+
+        backends = get_backends()
+        return SyncService(backends.games, backends.rights)
+
+    def tell_pages(game_id: str) -> None:
+        live.game_changed(game_id)  # the drawn pages showing it redraw
+        game_saved(game_id)  # its club night's board
+
+    hub = SyncHub(open_service, tell_pages)
+
+    def saved(game_id: str) -> None:
+        game_saved(game_id)
+        hub.changed(game_id)
+
+    CONFIG.game_saved = saved
+
+    @app.websocket(SYNC_PATH)
+    async def sync_socket(websocket: WebSocket) -> None:
+        await hub.serve(websocket)
+
     return hub
 
 
@@ -392,9 +429,11 @@ class TableServer(uvicorn.Server):
     """uvicorn's server, which first answers the boards' long waits when it stops:
     a stop prints one calm line, whatever pages are open."""
 
-    def __init__(self, config: uvicorn.Config, hub: BoardHub) -> None:
+    def __init__(self, config: uvicorn.Config, hub: BoardHub,
+                 sync: SyncHub | None = None) -> None:
         super().__init__(config)
         self.hub = hub
+        self.sync = sync
         self._watching = False
 
     def handle_exit(self, sig: int, frame: Any) -> None:
@@ -405,6 +444,8 @@ class TableServer(uvicorn.Server):
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.hub.stop()
+        if self.sync is not None:  # phones that keep the game hear why, then go
+            await self.sync.stop()
         # What still runs when the grace ends (a phone too slow to hang up on a busy
         # laptop) is cut off on purpose: that is no error to print a traceback for.
         logging.getLogger("uvicorn.error").addFilter(not_cut_off_at_stop)
@@ -749,7 +790,7 @@ def server_config(app: FastAPI, trusted: tuple[str, ...] = (),
     runs uvicorn's ProxyHeadersMiddleware: right to left, skipping trusted hops)."""
     networks = parse_networks(list(trusted))
     guard = ConnectionGuard(limits or limits_for_this_machine(), exempt=networks)
-    http, ws = guarded_protocols(guard)
+    http, ws = guarded_protocols(guard, light=(SYNC_PATH,))
     config = uvicorn.Config(
         # uvicorn's proxy headers, and the forwarded host, from the trusted proxy only
         ForwardedHeaders(app, networks),
@@ -832,7 +873,7 @@ def _run(app: FastAPI, sock: socket.socket, compressed: CompressedCache, host: s
     `build_phone_app`: build the app for phones in the background once the first phones
     have loaded (a laptop's first start of this version: scorer.web.phone_app)."""
     config = server_config(app, trusted)
-    server = TableServer(config, app.state.board_hub)
+    server = TableServer(config, app.state.board_hub, app.state.sync_hub)
     clock_stop = threading.Event()
     start_clock_watch(club_events, clock_stop)
     print("Press Ctrl-C to stop.", flush=True)
@@ -844,6 +885,10 @@ def _run(app: FastAPI, sock: socket.socket, compressed: CompressedCache, host: s
     if build_phone_app and phone_app is not None:
         build_in_background(server, phone_app, compressed, page_urls(host, port)[-1])
     feed.start()
+    # What start-up made lives as long as the process: out of the collector's full
+    # passes, which with thousands of open sockets paused every phone for ~0.5 s.
+    gc.collect()
+    gc.freeze()
     try:
         asyncio.run(server.serve(sockets=[sock]))
     except KeyboardInterrupt:
@@ -905,8 +950,14 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
               flush=True)
         _start_club_nights()
         hub: BoardHub = app.state.board_hub
+        sync: SyncHub = app.state.sync_hub
+
+        def tell_everything() -> None:  # the feed may have lost notices
+            hub.changed_all()
+            sync.changed_all()
+
         return _run(app, sock, compressed, host, port, open_browser,
-                    DatabaseFeed(db, writer, hub.changed_all), trusted)
+                    DatabaseFeed(db, writer, tell_everything), trusted)
     finally:
         sock.close()
         use_backends(None)

@@ -102,8 +102,9 @@ class AppConfig:
     """Where page sessions are reported (`scorer.server` sets the table server's)."""
 
     game_saved: Callable[[str], None] = lambda _game_id: None
-    """Told of every change a phone saves to a game (by id), from any thread: the
-    table server passes it on to the club night boards."""
+    """Told of every change to a game (by id: a save, Play again, a delete), from any
+    thread: the table server passes it on to the club night boards and to the phones
+    that keep the game (`scorer.web.sync_socket`)."""
 
     club_changed: Callable[[str], None] = lambda _event_id: None
     """Told of every change to a club night or one of its games (by event id), from

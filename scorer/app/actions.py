@@ -508,6 +508,7 @@ class TableActions:
             raise
         # The phones on the finished sheet draw it again: it now offers the next game.
         self.ctx.page.pubsub.send_others_on_topic(game_topic(finished), finished)
+        CONFIG.game_saved(finished)  # and the phones that keep it (sync) learn of it
         return NextGame(game_id=stored.id, made=True)
 
     def delete_game(self, game_id: str) -> None:
@@ -517,6 +518,7 @@ class TableActions:
         self.ctx.store.delete_game(game_id)
         self.rights.forget(game_id)  # after: a failed delete must not free the game
         self.ctx.page.pubsub.send_others_on_topic(game_topic(game_id), game_id)
+        CONFIG.game_saved(game_id)  # the phones that keep it (sync) are told it is gone
 
     # -- changing a game ---------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -56,10 +57,10 @@ class BrowserGameStore(GameStore):
         self._on_change(hold=False)
 
     def _create(self, doc: dict[str, Any], by: str | None, follows: str | None,
-                origin: str | None) -> StoredGame:
+                origin: str | None, phone_at: datetime | None = None) -> StoredGame:
         """Every game kept here gets its key now: sent to a table server later, however
         often, it is one game there (`scorer.app.send_game`)."""
-        return super()._create(doc, by, follows, origin or new_origin())
+        return super()._create(doc, by, follows, origin or new_origin(), phone_at)
 
     def _wrote(self) -> None:
         """After anything that may have written a file (every change calls it)."""

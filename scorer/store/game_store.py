@@ -36,6 +36,7 @@ import re
 import secrets
 import threading
 from collections.abc import Callable, Collection, Iterator
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -176,7 +177,8 @@ class GameStore(GamesPort):
     # -- changing --------------------------------------------------------
 
     def create_game(self, doc: dict[str, Any], by: str | None = None,
-                    follows: str | None = None, origin: str | None = None) -> StoredGame:
+                    follows: str | None = None, origin: str | None = None,
+                    phone_at: datetime | None = None) -> StoredGame:
         """Save a new game (a tarabish-game/1 document, all hands valid, its edit trail
         true if it has one); returns it with its id. `by` names the phone for the trail;
         `follows` the game it was started from (use `create_next_game` for that);
@@ -184,7 +186,7 @@ class GameStore(GamesPort):
         key is stored, that game is returned and nothing is saved. The origin lock is
         held from the lookup to the save, so two sends at once make one game."""
         if origin is None:
-            return self._create(doc, by, follows, None)
+            return self._create(doc, by, follows, None, phone_at)
         if not ORIGIN.match(origin):
             raise InvalidGame("The game's key from the phone is not valid.")
         with self._origin_lock:  # taken before any game or store lock
@@ -193,10 +195,10 @@ class GameStore(GamesPort):
                              if row.summary.origin == origin), None)
             if made is not None:
                 return self.get_game(made)
-            return self._create(doc, by, follows, origin)
+            return self._create(doc, by, follows, origin, phone_at)
 
     def _create(self, doc: dict[str, Any], by: str | None, follows: str | None,
-                origin: str | None) -> StoredGame:
+                origin: str | None, phone_at: datetime | None = None) -> StoredGame:
         doc = copy.deepcopy(doc)
         doc.setdefault("hands", [])
         scoring = check_doc(doc)
@@ -210,7 +212,7 @@ class GameStore(GamesPort):
             held = self._use_lock(game_id)
         with self._holding(game_id, held):
             record = new_record(game_id, doc, utcnow(), history=history, by=by,
-                                follows=follows, origin=origin)
+                                follows=follows, origin=origin, phone_at=phone_at)
             try:
                 write_record(self._path(game_id), record, create=True)
             except OSError as e:
@@ -221,7 +223,8 @@ class GameStore(GamesPort):
             return to_stored(record)
 
     def create_next_game(self, follows: str, doc: dict[str, Any], expected_revision: int,
-                         by: str | None = None, origin: str | None = None) -> StoredGame:
+                         by: str | None = None, origin: str | None = None,
+                         phone_at: datetime | None = None) -> StoredGame:
         """Play again: save the game that follows `follows`, as the phone saw it at
         `expected_revision`. One finished game has one next game: if another phone
         made it first, raises NextGameExists (naming it); if the game changed since
@@ -243,7 +246,7 @@ class GameStore(GamesPort):
             # Lock order: the new game's lock is fresh, nobody waits on it for this one.
             # Not through create_game's origin lock, taken before any game lock: the
             # one next game is this lock's (a second ask finds it above).
-            return self._create(doc, by, follows, origin)
+            return self._create(doc, by, follows, origin, phone_at)
 
     def create_games(self, docs: list[dict[str, Any]]) -> list[StoredGame]:
         """Save several new games, all or none (an import): every document is checked
@@ -303,17 +306,19 @@ class GameStore(GamesPort):
     def get_synced(self, game_id: str) -> SyncedGame:
         """The game as saved now with the synced changes its record keeps."""
         with self._game_lock(game_id):
-            return to_synced(self._read(game_id))
+            return to_synced(self._read(game_id), next_game=self.next_game(game_id))
 
     def apply_synced(self, game_id: str, change: Change, expected_revision: int,
-                     change_id: str, device: str, by: str | None = None) -> SyncedGame:
+                     change_id: str, device: str, by: str | None = None,
+                     phone_at: datetime | None = None) -> SyncedGame:
         """Apply a change a phone sent through sync (`scorer.store.changes`), made on
         `expected_revision`, under its own `change_id`, by the phone `device` (its
         `records.device_mark`). Its id is written with it, in the same write: sent
         again, the game as it is now comes back with `already` and nothing is saved;
         an id another phone sent raises ChangeReplayed. Then as `add_hand` & co.:
         StaleRevision, InvalidGame, HandNotFound, GameNotFound, NotSaved."""
-        return self._apply(game_id, expected_revision, change, by, (change_id, device))
+        return self._apply(game_id, expected_revision, change, by, (change_id, device),
+                           phone_at)
 
     def delete_game(self, game_id: str) -> None:
         """Delete a game for good; raises GameNotFound if there is none."""
@@ -414,21 +419,23 @@ class GameStore(GamesPort):
         return self._apply(game_id, expected_revision, change, by, None).game
 
     def _apply(self, game_id: str, expected_revision: int | None, change: Change,
-               by: str | None, mark: tuple[str, str] | None) -> SyncedGame:
+               by: str | None, mark: tuple[str, str] | None,
+               phone_at: datetime | None = None) -> SyncedGame:
         """Apply `change` on `expected_revision`; `mark` (change id, device mark): a
         change sent through sync, answered (`already`) if the record holds it."""
         self._writer()
         with self._game_lock(game_id):
             record = self._read(game_id)
+            following = self.next_game(game_id) if mark is not None else None
             if mark is not None and known_change(record, *mark):
-                return to_synced(record, already=True)
+                return to_synced(record, already=True, next_game=following)
             if expected_revision is not None and record["revision"] != expected_revision:
                 raise StaleRevision(
                     to_stored(record), expected_revision, changes_since(record, expected_revision)
                 )
-            changed = changed_record(record, change, utcnow(), by)
-            if changed is None:
-                return to_synced(record)  # saved again as it was: nothing for other phones
+            changed = changed_record(record, change, utcnow(), by, phone_at)
+            if changed is None:  # saved again as it was: nothing for other phones
+                return to_synced(record, next_game=following)
             new, scoring = changed
             if mark is not None:
                 new = with_mark(new, *mark)
@@ -441,7 +448,7 @@ class GameStore(GamesPort):
             finally:
                 self._wrote()
             self._saved(new, scoring)
-            return to_synced(new)
+            return to_synced(new, next_game=following)
 
     def _wrote(self) -> None:
         """Called after every write, done or failed (the phone alone commits its folder)."""

@@ -86,6 +86,9 @@ class SyncedGame(BaseModel):
     game: StoredGame
     marks: tuple[SyncMark, ...] = ()
     already: bool = False
+    next: str | None = None
+    """The game started after it with Play again, as the store saw it in the same read
+    (`get_synced`, `apply_synced`): sync tells it without asking again."""
 
     def marks_after(self, revision: int) -> tuple[SyncMark, ...]:
         """The changes sent through sync that made revisions after `revision`."""

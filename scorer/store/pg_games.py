@@ -19,6 +19,7 @@ import copy
 import logging
 import secrets
 from collections.abc import Callable, Collection
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -60,6 +61,10 @@ from scorer.store.validation import Scoring, check_doc, score_doc, scoring_finge
 
 logger = logging.getLogger(__name__)
 
+
+
+_NEXT = "(SELECT n.id FROM games n WHERE n.follows = g.id LIMIT 1)"
+"""The game started after `g` with Play again (`follows` is unique), in the same read."""
 
 
 class PgGameStore(GamesPort):
@@ -159,7 +164,8 @@ class PgGameStore(GamesPort):
     # -- changing --------------------------------------------------------
 
     def create_game(self, doc: dict[str, Any], by: str | None = None,
-                    follows: str | None = None, origin: str | None = None) -> StoredGame:
+                    follows: str | None = None, origin: str | None = None,
+                    phone_at: datetime | None = None) -> StoredGame:
         """Save a new game (see `GameStore.create_game`). `origin`: the key of a game
         sent from a phone alone: a game already saved with it is returned as it is,
         so sending twice never makes two games."""
@@ -175,7 +181,7 @@ class PgGameStore(GamesPort):
         try:
             with self.db.connection() as conn:
                 return to_stored(self._insert(conn, doc, scoring, history, by, follows,
-                                              origin))
+                                              origin, phone_at))
         except psycopg.errors.UniqueViolation as exc:
             constraint = exc.diag.constraint_name or ""
             if "follows" in constraint and follows is not None:
@@ -188,7 +194,8 @@ class PgGameStore(GamesPort):
             raise
 
     def create_next_game(self, follows: str, doc: dict[str, Any], expected_revision: int,
-                         by: str | None = None, origin: str | None = None) -> StoredGame:
+                         by: str | None = None, origin: str | None = None,
+                         phone_at: datetime | None = None) -> StoredGame:
         """Play again (see `GameStore.create_next_game`): one finished game has one
         next game, whichever process asks. The finished game's row is locked from
         the check to the insert, and `follows` is unique besides."""
@@ -215,7 +222,7 @@ class PgGameStore(GamesPort):
                     raise InvalidGame("The game's key from the phone is not valid.")
                 history = doc.pop("history", None if not doc["hands"] else [])
                 return to_stored(self._insert(conn, doc, scoring, history, by, follows,
-                                              origin))
+                                              origin, phone_at))
         except psycopg.errors.UniqueViolation as exc:
             raise NextGameExists(self.next_game(follows) or "") from exc
 
@@ -263,17 +270,19 @@ class PgGameStore(GamesPort):
         """The game as saved now with the synced changes its record keeps."""
         _check_id(game_id)
         with self.db.connection() as conn:
-            row = conn.execute("SELECT record FROM games WHERE id = %s",
+            row = conn.execute(f"SELECT g.record, {_NEXT} FROM games g WHERE g.id = %s",
                                (game_id,)).fetchone()
         if row is None:
             raise GameNotFound(game_id)
-        return to_synced(self._record(game_id, row[0]))
+        return to_synced(self._record(game_id, row[0]), next_game=row[1])
 
     def apply_synced(self, game_id: str, change: Change, expected_revision: int,
-                     change_id: str, device: str, by: str | None = None) -> SyncedGame:
+                     change_id: str, device: str, by: str | None = None,
+                     phone_at: datetime | None = None) -> SyncedGame:
         """A change a phone sent through sync (see `GameStore.apply_synced`): its id is
         written in the change's transaction, with the game's row locked."""
-        return self._apply(game_id, expected_revision, change, by, (change_id, device))
+        return self._apply(game_id, expected_revision, change, by, (change_id, device),
+                           phone_at)
 
     def delete_game(self, game_id: str) -> None:
         """Delete a game for good; raises GameNotFound if there is none."""
@@ -306,12 +315,13 @@ class PgGameStore(GamesPort):
 
     def _insert(self, conn: psycopg.Connection, doc: dict[str, Any], scoring: Scoring,
                 history: list[dict[str, Any]] | None, by: str | None = None,
-                follows: str | None = None, origin: str | None = None) -> dict[str, Any]:
+                follows: str | None = None, origin: str | None = None,
+                phone_at: datetime | None = None) -> dict[str, Any]:
         """Insert a new game under a fresh random id (drawn again if taken); its record."""
         for _ in range(20):
             game_id = secrets.token_hex(4)
             record = new_record(game_id, doc, utcnow(), history=history, by=by,
-                                follows=follows, origin=origin)
+                                follows=follows, origin=origin, phone_at=phone_at)
             inserted = conn.execute(
                 "INSERT INTO games (id, revision, record, summary, summary_rules,"
                 " follows, origin, created, updated)"
@@ -330,25 +340,26 @@ class PgGameStore(GamesPort):
         return self._apply(game_id, expected_revision, change, by, None).game
 
     def _apply(self, game_id: str, expected_revision: int | None, change: Change,
-               by: str | None, mark: tuple[str, str] | None) -> SyncedGame:
+               by: str | None, mark: tuple[str, str] | None,
+               phone_at: datetime | None = None) -> SyncedGame:
         """Apply `change` on `expected_revision` in one transaction; `mark` (change id,
         device mark): a change sent through sync, answered if the record holds it."""
         self._writer()
         _check_id(game_id)
         with self.db.connection() as conn:
-            row = conn.execute("SELECT record FROM games WHERE id = %s FOR UPDATE",
-                               (game_id,)).fetchone()
+            row = conn.execute(f"SELECT g.record, {_NEXT} FROM games g WHERE g.id = %s"
+                               " FOR UPDATE OF g", (game_id,)).fetchone()
             if row is None:
                 raise GameNotFound(game_id)
-            record = self._record(game_id, row[0])
+            record, following = self._record(game_id, row[0]), row[1]
             if mark is not None and known_change(record, *mark):
-                return to_synced(record, already=True)
+                return to_synced(record, already=True, next_game=following)
             if expected_revision is not None and record["revision"] != expected_revision:
                 raise StaleRevision(to_stored(record), expected_revision,
                                     changes_since(record, expected_revision))
-            changed = changed_record(record, change, utcnow(), by)
-            if changed is None:
-                return to_synced(record)  # saved again as it was: nothing for other phones
+            changed = changed_record(record, change, utcnow(), by, phone_at)
+            if changed is None:  # saved again as it was: nothing for other phones
+                return to_synced(record, next_game=following)
             new, scoring = changed
             if mark is not None:
                 new = with_mark(new, *mark)
@@ -358,7 +369,7 @@ class PgGameStore(GamesPort):
                 (new["revision"], Jsonb(new),
                  Jsonb(summarize(new, scoring).model_dump(mode="json")), self._rules,
                  new["updated"], game_id))
-        return to_synced(new)
+        return to_synced(new, next_game=following)
 
     def _record(self, game_id: str, raw: Any) -> dict[str, Any]:
         """The row's record, checked like a file's; raises GameDamaged or NewerSchema."""

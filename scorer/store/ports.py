@@ -10,6 +10,7 @@ which it has. The behaviour suites run on both (the `store` fixture).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
@@ -45,10 +46,12 @@ class GamesPort(Protocol):
     def find_games(self, prefix: str) -> list[str]: ...
 
     def create_game(self, doc: dict[str, Any], by: str | None = None,
-                    follows: str | None = None, origin: str | None = None) -> StoredGame: ...
+                    follows: str | None = None, origin: str | None = None,
+                    phone_at: datetime | None = None) -> StoredGame: ...
 
     def create_next_game(self, follows: str, doc: dict[str, Any], expected_revision: int,
-                         by: str | None = None, origin: str | None = None) -> StoredGame: ...
+                         by: str | None = None, origin: str | None = None,
+                         phone_at: datetime | None = None) -> StoredGame: ...
 
     def create_games(self, docs: list[dict[str, Any]]) -> list[StoredGame]: ...
 
@@ -74,9 +77,11 @@ class GamesPort(Protocol):
         ...
 
     def apply_synced(self, game_id: str, change: Change, expected_revision: int,
-                     change_id: str, device: str, by: str | None = None) -> SyncedGame:
+                     change_id: str, device: str, by: str | None = None,
+                     phone_at: datetime | None = None) -> SyncedGame:
         """A change a phone sent through sync, made on `expected_revision`, written with
-        its id in the same write (sent again, it is answered, not applied twice)."""
+        its id in the same write (sent again, it is answered, not applied twice);
+        `phone_at`, when the phone made it by its clock, goes into the trail."""
         ...
 
     def close(self) -> None: ...

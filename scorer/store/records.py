@@ -164,12 +164,14 @@ def write_record(path: Path, record: dict[str, Any], *, create: bool) -> None:
 def new_record(game_id: str, doc: dict[str, Any], now: datetime, *,
                history: list[dict[str, Any]] | None = None,
                by: str | None = None, follows: str | None = None,
-               origin: str | None = None) -> dict[str, Any]:
+               origin: str | None = None, phone_at: datetime | None = None,
+               ) -> dict[str, Any]:
     """A new game's record. A game read from a file keeps the trail it came with (and
-    its revision goes on from the trail's last); a new one starts its trail here."""
+    its revision goes on from the trail's last); a new one starts its trail here
+    (`phone_at`: when the phone started it, by its clock)."""
     stamp = now.isoformat()
     if history is None:
-        history = [_entry({"change": "started"}, 1, stamp, by)]
+        history = [_entry({"change": "started"}, 1, stamp, by, phone_at)]
     revision = max([1, *(e["revision"] for e in history)])
     created, updated = trail_times(history, now)
     record = {
@@ -216,15 +218,17 @@ def trail_times(history: list[dict[str, Any]], now: datetime) -> tuple[datetime,
 def next_record(
     record: dict[str, Any], doc: dict[str, Any], what: str, now: datetime,
     entry: dict[str, Any] | None = None, by: str | None = None,
+    phone_at: datetime | None = None,
 ) -> dict[str, Any]:
     """The record after one more change to the game; `entry` (its `change` and what it
-    names) goes into the trail with the revision, the time and `by`."""
+    names) goes into the trail with the revision, the time, `by` and `phone_at` (when
+    the phone made it, by its own clock: a change sent through sync)."""
     revision = record["revision"] + 1
     stamp = now.isoformat()
     changes = [*record.get("changes", []), {"revision": revision, "what": what}]
     history = list(record.get("history", []))
     if entry is not None:
-        history.append(_entry(entry, revision, stamp, by))
+        history.append(_entry(entry, revision, stamp, by, phone_at))
     return {
         **record,
         "schema": GAME_SCHEMA,
@@ -236,10 +240,13 @@ def next_record(
     }
 
 
-def _entry(entry: dict[str, Any], revision: int, stamp: str, by: str | None) -> dict[str, Any]:
+def _entry(entry: dict[str, Any], revision: int, stamp: str, by: str | None,
+           phone_at: datetime | None = None) -> dict[str, Any]:
     made = {"revision": revision, "at": stamp, **entry}
     if by:
         made["by"] = by
+    if phone_at is not None:
+        made["phone_at"] = phone_at.isoformat()
     return made
 
 
@@ -337,8 +344,10 @@ def marks_of(record: dict[str, Any]) -> tuple[SyncMark, ...]:
     return tuple(marks)
 
 
-def to_synced(record: dict[str, Any], *, already: bool = False) -> SyncedGame:
-    return SyncedGame(game=to_stored(record), marks=marks_of(record), already=already)
+def to_synced(record: dict[str, Any], *, already: bool = False,
+              next_game: str | None = None) -> SyncedGame:
+    return SyncedGame(game=to_stored(record), marks=marks_of(record), already=already,
+                      next=next_game)
 
 
 def known_change(record: dict[str, Any], change_id: str, device: str) -> bool:
@@ -363,7 +372,8 @@ def with_mark(record: dict[str, Any], change_id: str, device: str) -> dict[str, 
 
 
 def changed_record(record: dict[str, Any], change: Change, now: datetime,
-                   by: str | None = None) -> tuple[dict[str, Any], Scoring] | None:
+                   by: str | None = None, phone_at: datetime | None = None,
+                   ) -> tuple[dict[str, Any], Scoring] | None:
     """The record after `change` (`scorer.store.changes`), checked by the rules engine
     (raises InvalidGame / HandNotFound), with its scoring; None when the change leaves
     the game as it was (nothing to save). What both stores do under their lock or
@@ -373,4 +383,4 @@ def changed_record(record: dict[str, Any], change: Change, now: datetime,
     if doc == record["doc"]:
         return None
     scoring = check_doc(doc, allow_invalid_after=allow_invalid_after)
-    return next_record(record, doc, what, now, entry, by), scoring
+    return next_record(record, doc, what, now, entry, by, phone_at), scoring

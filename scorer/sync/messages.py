@@ -31,6 +31,9 @@ from pydantic import (
 
 PROTOCOL = 1
 """This protocol's version; a phone of another version is told to update."""
+SYNC_PATH = "/_tarabish/sync"
+"""Where a server takes sync connections: a websocket of JSON text frames, one message
+each (docs/SYNC.md). Here, so the phone finds it without the server's code."""
 
 MAX_MESSAGE_BYTES = 512 * 1024
 """Longest message a server reads (a game of 1,000 hands is ~250 KB)."""

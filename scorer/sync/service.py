@@ -185,6 +185,12 @@ class SyncService:
         with self._lock:
             return len(self._watchers.get(game_id, ()))
 
+    def watched_games(self) -> list[str]:
+        """Every game some connection watches (to tell them all, after a feed lost
+        notices)."""
+        with self._lock:
+            return list(self._watchers)
+
     # -- messages ---------------------------------------------------------------------
 
     def receive(self, conn: Connection, raw: str | bytes) -> Outcome:
@@ -239,7 +245,7 @@ class SyncService:
             return [(conn, Gone(game=game_id, words=str(exc))) for conn in watching]
         except StoreError:  # unreadable now (the database away): the next change tells
             return []
-        follows = self._next_of(game_id)
+        follows = synced.next
         record = _record(synced.game)
         out: list[tuple[Connection, GameState | Gone]] = []
         with self._lock:
@@ -291,7 +297,7 @@ class SyncService:
         holds = self.rights.may_edit(game_id, conn.device)
         seen = Watching(revision=0 if revision is None else revision, holds=holds,
                         code=self.rights.code(game_id) if holds else None)
-        follows = self._next_of(game_id)
+        follows = synced.next
         with self._lock:
             if conn.closed:
                 return []
@@ -418,7 +424,8 @@ class SyncService:
                             state=self._state_for(conn, synced)), []
         try:
             synced = self.store.apply_synced(game_id, change_of(change.kind), change.base,
-                                             change.id, conn.mark, by=conn.label)
+                                             change.id, conn.mark, by=conn.label,
+                                             phone_at=change.at)
         except GameNotFound as exc:
             return _refused(change.id, game_id, Reason.UNKNOWN_GAME, str(exc)), []
         except ChangeReplayed as exc:
@@ -451,7 +458,8 @@ class SyncService:
                 return _refused(change.id, change.game, Reason.TOO_MANY, str(exc),
                                 retry_after=max(1.0, wait)), []
             try:
-                game = self.store.create_game(kind.doc, by=conn.label, origin=kind.origin)
+                game = self.store.create_game(kind.doc, by=conn.label, origin=kind.origin,
+                                              phone_at=change.at)
             except (InvalidGame, HandNotFound) as exc:
                 return _refused(change.id, change.game, Reason.INVALID, str(exc)), []
             if self.rights.code(game.id) is None:
@@ -480,9 +488,12 @@ class SyncService:
                         return _refused(change.id, change.game, Reason.TOO_MANY, str(exc),
                                         retry_after=max(1.0, wait)), []
                     game = self.store.create_next_game(kind.follows, kind.doc, change.base,
-                                                       by=conn.label, origin=kind.origin)
+                                                       by=conn.label, origin=kind.origin,
+                                                       phone_at=change.at)
                     self.rights.game_started(conn.address)
                     self._give(conn, game.id, kind.follows)
+                with self._lock:  # the finished game's saved state no longer names its next
+                    self._fresh.pop(kind.follows, None)
                 return (Applied(change=change.id, game=game.id, revision=game.revision),
                         [game.id, kind.follows])
         except NextGameExists as exc:

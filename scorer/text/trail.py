@@ -94,10 +94,13 @@ def _rules_change(before: Any, after: Any) -> str:
 
 
 def trail_rows(trail: tuple[Entry, ...], game: Game) -> list[dict[str, Any]]:
-    """The trail as `check --json --history` prints it."""
+    """The trail as `check --json --history` prints it (`phone_at`: when the phone made
+    the change by its clock, or null)."""
     return [{"revision": entry.revision, "at": entry.at.isoformat(), "by": entry.by,
              "change": entry.change.value, "hand": getattr(entry, "hand", None),
-             "text": change_text(entry, game)} for entry in trail]
+             "text": change_text(entry, game),
+             "phone_at": entry.phone_at.isoformat() if entry.phone_at else None}
+            for entry in trail]
 
 
 def trail_lines(trail: tuple[Entry, ...], game: Game) -> list[str]:
@@ -107,10 +110,23 @@ def trail_lines(trail: tuple[Entry, ...], game: Game) -> list[str]:
     lines = [f"History ({len(trail)} change{'' if len(trail) == 1 else 's'}):"]
     for entry in trail:
         who = entry.by or "-"
+        phone = phone_time(entry)
         lines.append(f"  {entry.revision:>4}  {local_time(entry.at)}  {who:<12} "
-                     f"{change_text(entry, game)}")
+                     f"{change_text(entry, game)}" + (f" ({phone})" if phone else ""))
     return lines
 
 
 def local_time(at: datetime) -> str:
     return at.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def phone_time(entry: Entry) -> str | None:
+    """When the phone made the change by its own clock, in words, when that is not the
+    minute the server saved it (a change kept on a phone offline and sent later), e.g.
+    `made on the phone at 20:13`; None otherwise."""
+    if entry.phone_at is None:
+        return None
+    made, saved = local_time(entry.phone_at), local_time(entry.at)
+    if made == saved:
+        return None
+    return f"made on the phone at {made[-5:] if made[:10] == saved[:10] else made}"

@@ -21,6 +21,7 @@ its transport, so it is let go once, when it really closes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import time
@@ -29,10 +30,16 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 
 logger = logging.getLogger(__name__)
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+LET_GO = "tarabish.let_go"
+"""The websocket scope's extension (a callable `(code, reason)`) that ends a connection
+whose peer does not read, without waiting for it to read (`scorer.web.sync_socket`)."""
+LET_GO_GRACE_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -150,10 +157,11 @@ POLICY_CLOSE = 1008
 """The close code of a page refused (too many pages) or closed for a flood."""
 
 
-def guarded_protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol],
-                                                       type[asyncio.Protocol]]:
+def guarded_protocols(guard: ConnectionGuard, light: tuple[str, ...] = (),
+                      ) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
     """uvicorn's HTTP and websocket protocols, bound to `guard` (for Config's
-    `http=` and `ws=`)."""
+    `http=` and `ws=`). Websockets at the `light` paths compress each message on its
+    own (no context takeover): many open at once, each mostly quiet."""
 
     class GuardedHttp(HttpToolsProtocol):
         _header_timer: asyncio.TimerHandle | None = None
@@ -211,5 +219,35 @@ def guarded_protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol],
         def connection_lost(self, exc: Exception | None) -> None:
             guard.closed(self.transport)
             super().connection_lost(exc)
+
+        def handle_connect(self, event: Any) -> None:
+            if self.config.ws_per_message_deflate and event.path.partition("?")[0] in light:
+                # Compressed, but no compressor kept between messages: its ~40 KB a
+                # socket is not held for each of thousands of quiet phones.
+                self.conn.available_extensions = [ServerPerMessageDeflateFactory(
+                    server_max_window_bits=12, client_max_window_bits=12,
+                    server_no_context_takeover=True, client_no_context_takeover=True,
+                    compress_settings={"memLevel": 5})]
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)
+            if scope is not None:  # the app may let go of a peer that does not read
+                scope.setdefault("extensions", {})[LET_GO] = self.let_go
+
+        def let_go(self, code: int, reason: str) -> None:
+            """End a connection whose peer does not read: a close frame is queued
+            behind what it did not read, and the socket is cut soon after (asyncio's
+            `close` would wait for that peer to read everything first)."""
+            if self.transport.is_closing():
+                return
+            if not self.close_sent:
+                with contextlib.suppress(Exception):
+                    self.conn.send_close(code, reason)
+                    self.transport.write(b"".join(self.conn.data_to_send()))
+                self.close_sent = True
+            self.loop.call_later(LET_GO_GRACE_S, self._cut)
+
+        def _cut(self) -> None:
+            if not self.disconnected:  # gone meanwhile: nothing left to cut
+                self.transport.abort()
 
     return GuardedHttp, GuardedWebSocket

@@ -149,7 +149,8 @@ class SessionGuard:
     """ASGI middleware: the real peer address for page code, and open-page limits."""
 
     def __init__(self, app: ASGIApp, limits: SessionLimits | None = None,
-                 shares: Shares | None = None, community: PgOpenPages | None = None) -> None:
+                 shares: Shares | None = None, community: PgOpenPages | None = None,
+                 skip: tuple[str, ...] = ()) -> None:
         self.app = app
         self.limits = limits or LIMITS
         self.shares = shares or Shares()
@@ -157,12 +158,14 @@ class SessionGuard:
         self.community = community
         """On a community: the open pages of every process, counted in its database."""
         meter_event_handlers()
+        self.skip = skip
+        """Websocket paths that are no page (the sync socket keeps its own bounds)."""
         self._open: dict[str, int] = {}
         self._showing = 0  # refused pages kept open to show their message
         self._lock = threading.Lock()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "websocket":
+        if scope["type"] != "websocket" or scope.get("path") in self.skip:
             await self.app(scope, receive, send)
             return
         client = scope.get("client")

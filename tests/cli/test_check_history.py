@@ -84,3 +84,38 @@ def test_export_without_history_for_older_versions(
     data, game_id = edited_game
     doc = export(data, game_id, tmp_path / "game.json", "--no-history")
     assert "history" not in doc and len(doc["hands"]) == 1
+
+
+def test_the_phones_time_is_shown_beside_the_servers(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A hand kept on a phone offline and sent later (sync): `check --history` says when
+    the phone made it; `--json` gives it as `phone_at` (null where there is none). A
+    file without it is read as before."""
+    from datetime import UTC, datetime
+
+    from scorer.store import changes
+    from scorer.store.records import device_mark
+
+    data = tmp_path / "data"
+    made = datetime(2025, 6, 1, 20, 13, tzinfo=UTC)
+    with GameStore(data) as store:
+        game = store.create_game(DOC, by="phone 1")
+        store.apply_synced(game.id, changes.add_hand(played(120)), game.revision,
+                           "0" * 31 + "1", device_mark("phone-one-token-000000"),
+                           by="Mary", phone_at=made)
+    doc = export(data, game.id, tmp_path / "game.json")
+    assert doc["history"][1]["phone_at"] == made.isoformat()
+    capsys.readouterr()
+    assert main(["check", str(tmp_path / "game.json"), "--history"]) == 0
+    out = capsys.readouterr().out
+    phone = made.astimezone().strftime("%Y-%m-%d %H:%M")
+    assert f"hand 1 recorded (made on the phone at {phone})" in out
+    assert main(["check", str(tmp_path / "game.json"), "--json", "--history"]) == 0
+    rows = json.loads(capsys.readouterr().out)["history"]
+    assert rows[0]["phone_at"] is None and rows[1]["phone_at"] == made.isoformat()
+    assert set(rows[0]) == {"revision", "at", "by", "change", "hand", "text", "phone_at"}
+
+    doc["history"][1]["phone_at"] = 1750000000  # not a time: refused, naming the entry
+    (tmp_path / "bad.json").write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["check", str(tmp_path / "bad.json")]) == 2
+    assert "history entry 2" in capsys.readouterr().err

@@ -113,3 +113,20 @@ def test_play_again_keeps_the_phones_key(store: AnyStore) -> None:
     with pytest.raises(InvalidGame):
         other = store.add_hand(store.create_game(game_doc(0, target=1)).id, MADE, 1)
         store.create_next_game(other.id, doc, other.revision, origin="not-a-key")
+
+
+def test_the_phones_time_goes_into_the_trail_beside_the_servers(store: AnyStore) -> None:
+    """A change kept on a phone offline and sent later: the trail keeps when the phone
+    made it (its clock) beside when the server saved it; the game reads back."""
+    from datetime import UTC, datetime
+
+    made = datetime(2025, 6, 1, 20, 13, tzinfo=UTC)
+    game = store.create_game(game_doc(0), by="phone 1", origin=new_origin(), phone_at=made)
+    got = store.apply_synced(game.id, changes.add_hand(MADE), 1, cid(1), PHONE, by="phone 1",
+                             phone_at=made)
+    started, added = got.game.history
+    assert started["phone_at"] == added["phone_at"] == made.isoformat()
+    assert added["at"] != added["phone_at"]
+    plain = store.add_hand(game.id, MADE_0, 2, by="phone 2")  # a drawn page's: none
+    assert "phone_at" not in plain.history[-1]
+    assert reopen(store).get_game(game.id).history == plain.history
