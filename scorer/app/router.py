@@ -107,6 +107,8 @@ ROUTES: list[tuple[str, Builder]] = [
     (rf"/game/{GAME}", lambda ctx, p, _q: _view("sheet", "sheet_view")(ctx, p["gid"])),
     (rf"/game/{GAME}/hand",
      lambda ctx, p, _q: _view("record_hand", "record_hand_view")(ctx, p["gid"])),
+    (rf"/game/{GAME}/clash",
+     lambda ctx, p, _q: _view("conflict", "sync_clash_view")(ctx, p["gid"])),
     (rf"/game/{GAME}/hand/(?P<n>[0-9]{{1,4}})",
      lambda ctx, p, _q: _view("record_hand", "record_hand_view")(ctx, p["gid"], int(p["n"]))),
     (r"/club", lambda ctx, _p, _q: _view("club", "club_view")(ctx)),

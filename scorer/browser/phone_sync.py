@@ -69,6 +69,7 @@ class PhoneSyncing:
         games = SyncedGames(local, client, keeper, start_synced=False)
         made = cls(games, Link(client), local.data_dir, on_write)
         games.on_change = made.poke
+        games.on_unknown = made.follow
         if game is not None:
             made.follow(game)
         return made

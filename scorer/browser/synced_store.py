@@ -18,6 +18,7 @@ holds it and its table code; entering a code needs the network.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection
 from pathlib import Path
 from types import TracebackType
@@ -40,6 +41,7 @@ NEEDS_NETWORK = ("Entering a table code needs the table server, and this phone c
                  "reach it now. Try again once it is back online.")
 CODE_SENT = "Checking the code with the table server…"
 T = TypeVar("T")
+_SERVER_ID = re.compile(r"^[0-9a-f]{8}$")
 
 
 class CodeSent(StoreError):
@@ -68,6 +70,9 @@ class SyncedGames:
         """New games are started through the client (a server is there)."""
         self.on_change = on_change
         """Told after each change made here (the link sends it)."""
+        self.on_unknown: Callable[[str], None] | None = None
+        """Told of a server id this phone has neither kept nor followed (the page opened
+        a game's address): it follows it, and its state redraws the screen."""
         self._summaries: dict[str, tuple[tuple[Any, ...], GameSummary]] = {}
         # What the port holds besides games: the phone's own store's (the same lists).
         self.data_dir: Path = local.data_dir
@@ -101,7 +106,13 @@ class SyncedGames:
     def get_game(self, game_id: str) -> StoredGame:
         key = self.key(game_id)
         if key is None:
-            return self.local.get_game(game_id)
+            try:
+                return self.local.get_game(game_id)
+            except GameNotFound:
+                if self.on_unknown is None or not _SERVER_ID.match(game_id):
+                    raise
+            self.on_unknown(game_id)  # a server's game opened by its address
+            raise StoreError(NOT_HERE_YET) from None
         try:
             return self._shown(key)
         except GameNotFound:

@@ -313,3 +313,20 @@ def test_the_keeper_keeps_whole_files_and_skips_what_is_not_its_own(tmp_path: Pa
     assert told == [False, True, True]
     with pytest.raises(ValueError):
         keeper.keep("../escape", "x")
+
+
+def test_a_games_address_opened_on_the_phone_follows_it(table: Table) -> None:
+    async def body() -> None:
+        ann = table.phone(ANN, "ann")
+        game = table.start(ann)
+        bob = table.phone(BOB, "bob")
+        with pytest.raises(StoreError, match="has not reached this phone yet"):
+            bob.games.get_game(game)  # the page at /game/<id>: followed from now on
+        table.wire.settle()
+        assert bob.games.get_game(game).id == game
+        assert game in bob.redrawn
+        with pytest.raises(StoreError):
+            bob.games.get_game("not-an-id")
+        table.close()
+
+    run(body)
