@@ -32,6 +32,9 @@ from scorer.sync.messages import Ping, ProtocolError, Unwatch, decode_server, en
 
 FIRST_DELAY_S = 0.25
 MAX_DELAY_S = 2.0
+PATIENT_DELAY_S = 30.0
+"""The longest wait while the phone has nothing of the server's to keep (no synced game:
+a server that never answered Hello, or a static host's page)."""
 CONNECT_WAIT_S = 6.0
 ANSWER_WAIT_S = 10.0
 """Longest silence after the phone sent something before the connection counts as dead
@@ -71,9 +74,9 @@ class Close:
 Action = Connect | Send | Close
 
 
-def retry_delay(failures: int, jitter: float) -> float:
+def retry_delay(failures: int, jitter: float, cap: float = MAX_DELAY_S) -> float:
     """The wait before try number `failures` + 1; `jitter` in [0, 1)."""
-    base: float = min(MAX_DELAY_S, FIRST_DELAY_S * 2.0 ** max(0, failures - 1))
+    base: float = min(cap, FIRST_DELAY_S * 2.0 ** max(0, failures - 1))
     return base * (0.5 + jitter / 2)
 
 
@@ -91,6 +94,8 @@ class Link:
         self.failures = 0
         """Tries since the last connection that was welcomed."""
         self.offline_hint = False
+        self.patient = False
+        """Nothing to keep in step yet (set by the phone): wait up to PATIENT_DELAY_S."""
         self._since = 0.0
         self._retry_at = 0.0
         self._last_heard = 0.0
@@ -175,7 +180,8 @@ class Link:
         self.client.disconnected()
         self.failures += 1
         self.stage = Stage.WAITING
-        self._retry_at = now + retry_delay(self.failures, self.jitter())
+        cap = PATIENT_DELAY_S if self.patient else MAX_DELAY_S
+        self._retry_at = now + retry_delay(self.failures, self.jitter(), cap)
         return []
 
     def poke(self, now: float) -> list[Action]:

@@ -92,6 +92,7 @@ class PhoneSyncing:
               clock: Callable[[], float] = time.monotonic) -> Carrier:
         """Connect with this phone's device token, and keep connecting."""
         self.client.device = device
+        self.link.patient = not (self._meets or self.client.games)
         self.carrier = Carrier(self.link, url, open_socket, clock=clock,
                                changed=self.link_changed)
         self.carrier.start()
@@ -100,6 +101,7 @@ class PhoneSyncing:
     # -- events -----------------------------------------------------------------------------
 
     def poke(self) -> None:
+        self.link.patient = not (self._meets or self.client.games)
         if self.carrier is not None:
             self.carrier.poke()
         self._redraw_changed(own=True)

@@ -34,22 +34,12 @@ from scorer.store.records import summarize
 from scorer.store.validation import score_doc
 from scorer.sync.client import EditKind, SyncClient
 from scorer.sync.messages import AddHand, Details, NextGame, Redo, ReplaceHand, Undo
+from scorer.sync.phone import CodeSent, NeedsNetwork
 
 NOT_HERE_YET = ("This game has not reached this phone yet: it comes as soon as the phone "
                 "reaches the table server.")
-NEEDS_NETWORK = ("Entering a table code needs the table server, and this phone cannot "
-                 "reach it now. Try again once it is back online.")
-CODE_SENT = "Checking the code with the table server…"
 T = TypeVar("T")
 _SERVER_ID = re.compile(r"^[0-9a-f]{8}$")
-
-
-class CodeSent(StoreError):
-    """The code went to the server; its answer redraws the sheet (held, or why not)."""
-
-
-class NeedsNetwork(StoreError):
-    """A table code cannot be checked offline."""
 
 
 def public_id(key: str) -> str:
@@ -296,7 +286,7 @@ class SyncedRights(OwnerRights):
         if key is None:
             return  # a game of this phone's own: it holds it
         if not self.online():
-            raise NeedsNetwork(NEEDS_NETWORK)
+            raise NeedsNetwork()
         self.games.client.claim(key, code)
         self.sent()
-        raise CodeSent(CODE_SENT)
+        raise CodeSent()

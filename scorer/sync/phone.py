@@ -14,7 +14,26 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from scorer.store.errors import StoreError
 from scorer.sync.client import Choice, Notice, SyncClash
+
+NEEDS_NETWORK = ("Entering a table code needs the table server, and this phone cannot "
+                 "reach it now. Try again once it is back online.")
+CODE_SENT = "Checking the code with the table server…"
+
+
+class CodeSent(StoreError):
+    """A table code went to the server; its answer redraws the sheet (held, or why not)."""
+
+    def __init__(self) -> None:
+        super().__init__(CODE_SENT)
+
+
+class NeedsNetwork(StoreError):
+    """A table code cannot be checked offline."""
+
+    def __init__(self) -> None:
+        super().__init__(NEEDS_NETWORK)
 
 
 class SyncLine(BaseModel):

@@ -11,6 +11,7 @@ from scorer.browser.link import (
     CONNECT_WAIT_S,
     IDLE_PING_S,
     MAX_DELAY_S,
+    PATIENT_DELAY_S,
     PING_WAIT_S,
     Close,
     Connect,
@@ -52,6 +53,17 @@ def test_retries_wait_longer_each_time_but_never_more_than_the_cap() -> None:
     assert delays == sorted(delays) and delays[0] < 0.3
     assert max(delays) <= MAX_DELAY_S
     assert all(retry_delay(n, 0.0) >= retry_delay(n, 0.999) / 2 for n in range(1, 12))
+
+
+def test_a_phone_with_nothing_to_keep_in_step_tries_less_often() -> None:
+    assert retry_delay(20, 0.999, PATIENT_DELAY_S) > 10 * MAX_DELAY_S
+    link = Link(phone(ANN, 1), jitter=lambda: 0.999)
+    link.patient = True
+    for n in range(12):
+        link.start(0.0) if n == 0 else link.tick(link.next_wake() or 0.0)
+        link.closed(100.0 * n)
+    wake = link.next_wake()
+    assert wake is not None and wake - 1100.0 > MAX_DELAY_S
 
 
 def test_a_dropped_connection_is_tried_again_and_says_hello_again() -> None:

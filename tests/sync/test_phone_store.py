@@ -14,9 +14,9 @@ from sync_setup import ANN, BOB, CID, game_doc, made
 
 from scorer.app.phone_sync import alone_line
 from scorer.browser.link import MAX_DELAY_S
-from scorer.browser.synced_store import CodeSent, NeedsNetwork
 from scorer.store.errors import StaleRevision, StoreError
 from scorer.sync.client import Choice, ClashFirst, NotHeld
+from scorer.sync.phone import CodeSent, NeedsNetwork
 
 
 def run(body: Callable[[], Awaitable[None]]) -> None:

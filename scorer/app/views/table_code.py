@@ -17,6 +17,7 @@ from scorer.app.widgets import big_button, number_pad
 from scorer.rights.codes import CODE_DIGITS
 from scorer.rights.service import HOST_CODE_DIGITS
 from scorer.store.errors import StoreError
+from scorer.sync.phone import CodeSent
 
 WATCHING = "Watching: enter the table code to record hands"
 CHECKING = "Checking this phone's rights…"
@@ -106,7 +107,11 @@ class CodeEntry:
                 self.ctx.actions.enter_host_code(code)
             else:
                 self.ctx.actions.enter_code(self.game_id, code)
-        except StoreError as exc:  # WrongCode, TooManyTries, NotAllowed
+        except CodeSent as exc:  # a phone keeping the game: the server's answer redraws it
+            self.ctx.page.pop_dialog()
+            self.ctx.toast(str(exc))
+            return
+        except StoreError as exc:  # WrongCode, TooManyTries, NotAllowed, NeedsNetwork
             self.error = str(exc)
             self.render()
             return
