@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
+from importlib.resources import files
 from typing import Any
 
 from rules.errors import GameFileError
@@ -89,11 +89,13 @@ def _sentence(error: GameFileError) -> str:
 
 @cache
 def scoring_fingerprint() -> str:
-    """Changes whenever the rules engine's code changes, so cached scores are redone."""
-    import rules
-
+    """Changes whenever the rules engine's code changes, so cached scores are redone.
+    Read through the package's resources: in a phone's browser the sources are in the
+    app's zip (a folder path there reads nothing), and the phone must find the
+    server's fingerprint (`scorer.sync.kinds.sync_fingerprint`)."""
     h = hashlib.sha256()
-    for src in sorted(Path(rules.__file__).parent.glob("*.py")):
+    sources = [f for f in files("rules").iterdir() if f.name.endswith(".py") and f.is_file()]
+    for src in sorted(sources, key=lambda f: f.name):
         h.update(src.name.encode())
         h.update(src.read_bytes())
     return h.hexdigest()[:16]

@@ -4,6 +4,12 @@ to do; no socket, no browser."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
 from sync_setup import ANN, game_doc, made, phone
 
 from scorer.browser.link import (
@@ -155,3 +161,22 @@ def test_an_unreadable_message_is_not_fatal() -> None:
     link, now = welcomed_link()
     assert link.received('{"type":"from_the_future"}', now + 1) == []
     assert link.connected
+
+
+def test_the_phone_finds_the_servers_fingerprint_from_its_zip(tmp_path: Path) -> None:
+    """In the phone's browser the app's sources are inside app.zip: the fingerprint read
+    from there is the server's (else every phone would be told to update)."""
+    from scorer.sync.kinds import sync_fingerprint
+
+    repo = Path(__file__).resolve().parents[2]
+    archive = tmp_path / "app.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for package in ("rules", "scorer"):
+            for path in sorted((repo / package).rglob("*.py")):
+                zf.write(path, path.relative_to(repo).as_posix())
+    code = ("import scorer.sync.kinds as k; assert '.zip' in k.__file__, k.__file__; "
+            "print(k.sync_fingerprint())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(archive)}, cwd=tmp_path,
+                          check=True)
+    assert done.stdout.strip() == sync_fingerprint()
