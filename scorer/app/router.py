@@ -172,6 +172,10 @@ class Router:
         if pubsub is not None:  # None: a page made up by a test
             live.hear(pubsub)
             pubsub.subscribe(self._on_redraw_all)
+        if CONFIG.phone_sync is not None:  # a phone keeping the game: the server's word
+            CONFIG.phone_sync.watch(
+                lambda game_id: ctx.page.run_task(self._on_game_changed, "", game_id),
+                lambda: ctx.page.run_task(self._on_redraw_all, live.REDRAW_ALL))
 
     def build(self, route: str) -> ft.View:
         parts = urlsplit(route or "/")

@@ -5,7 +5,8 @@ what the screens read of both (`scorer.sync.phone.PhoneSync`).
 the app was served by a table server); `begin` starts the link once the phone's device
 token is read (the one the server's drawn page keeps in the same browser, so a phone
 that holds a game there holds it here). A server's messages redraw the screens
-showing what changed (`scorer.app.live`: the game's topic; the line on every sheet).
+showing what changed (`watch`: the page's router; Flet's pubsub has no loop in the
+browser).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scorer.app import live
 from scorer.browser.carrier import Carrier, OpenSocket
 from scorer.browser.keeper import FolderKeeper
 from scorer.browser.link import Link
@@ -41,17 +41,15 @@ class PhoneSyncing:
     """The phone's synced games and their link (see the module docstring)."""
 
     def __init__(self, games: SyncedGames, link: Link, data_dir: Path,
-                 on_write: Callable[[bool], None], *,
-                 redraw_game: Callable[[str], None] = live.game_changed,
-                 redraw_all: Callable[[], None] = live.redraw_everything) -> None:
+                 on_write: Callable[[bool], None]) -> None:
         self.games = games
         self.client = games.client
         self.link = link
         self.carrier: Carrier | None = None
         self.data_dir = data_dir
         self.on_write = on_write
-        self.redraw_game = redraw_game
-        self.redraw_all = redraw_all
+        self.redraw_game: Callable[[str], object] = lambda _game: None
+        self.redraw_all: Callable[[], object] = lambda: None
         self.rights = SyncedRights(games, lambda: self.link.connected, self.poke)
         self._stamps: dict[str, tuple[Any, ...]] = {k: self._stamp(k) for k in self.client.games}
         self._line = self.line()
@@ -97,6 +95,10 @@ class PhoneSyncing:
                                changed=self.link_changed)
         self.carrier.start()
         return self.carrier
+
+    def watch(self, game_changed: Callable[[str], object], everything: Callable[[], object]
+              ) -> None:
+        self.redraw_game, self.redraw_all = game_changed, everything
 
     # -- events -----------------------------------------------------------------------------
 

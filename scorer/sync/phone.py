@@ -10,6 +10,7 @@ anything: the games themselves are read and changed through the games port as ev
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
@@ -53,6 +54,12 @@ class SyncLine(BaseModel):
 
 class PhoneSync(Protocol):
     """A phone's synced games, as the screens see them (`scorer.browser.phone_sync`)."""
+
+    def watch(self, game_changed: Callable[[str], object], everything: Callable[[], object]
+              ) -> None:
+        """The screen to redraw when the server's word changes a game (by the id it is
+        shown under) or the line every sheet shows (the page's one session, its router)."""
+        ...
 
     def synced(self, game_id: str) -> bool:
         """Whether the game is a server's (or started here to be sent to one)."""

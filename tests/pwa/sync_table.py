@@ -44,6 +44,7 @@ class Hub:
         address = ws.client.host if ws.client else "unknown"
         conn = service.connect(address)
         self.sockets[conn] = ws
+        print(f"sync: a phone connected from {address}", flush=True)
         try:
             while True:
                 raw = await ws.receive_text()
@@ -65,6 +66,7 @@ class Hub:
         finally:
             self.sockets.pop(conn, None)
             service.disconnect(conn)
+            print(f"sync: a phone from {address} left", flush=True)
 
 
 HUB = Hub()
