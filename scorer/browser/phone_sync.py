@@ -174,9 +174,14 @@ class PhoneSyncing:
         if key is None:
             return frozenset()
         sync = self.client.games[key]
-        return frozenset(p.number for p in sync.pending
-                         if p.applied is None and p.number is not None
-                         and isinstance(p.change.kind, AddHand | ReplaceHand | Redo))
+        numbers = set()
+        for p in sync.pending:
+            if sync.clash is not None and p.change.id == sync.clash.change:
+                break  # it and what follows wait for the player: not on the sheet
+            if (p.applied is None and p.number is not None
+                    and isinstance(p.change.kind, AddHand | ReplaceHand | Redo)):
+                numbers.add(p.number)
+        return frozenset(numbers)
 
     def clash(self, game_id: str) -> SyncClash | None:
         key = self.games.key(game_id)

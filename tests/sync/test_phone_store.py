@@ -171,6 +171,7 @@ def test_a_clash_is_chosen_on_the_phone_and_blocks_more_until_then(table: Table)
         assert clash is not None and clash.situation.number == 1
         assert clash.situation.theirs is not None and clash.situation.mine is not None
         assert hands(bob, game) == [30]  # theirs shows meanwhile
+        assert bob.sync.unsent(game) == frozenset()  # theirs is not marked as Bob's
         with pytest.raises(ClashFirst):
             bob.games.add_hand(game, made(50), expected_revision=bob.games.get_game(game).revision)
         bob.sync.choose(game, Choice.RECORD_NEXT)

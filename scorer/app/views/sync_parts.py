@@ -25,10 +25,7 @@ def unsent_hands(game_id: str) -> frozenset[int]:
 def not_sent_mark() -> ft.Control:
     """The small mark on a hand not sent yet: quiet, never a dialog."""
     return ft.Container(
-        content=ft.Row([ft.Icon(ft.Icons.CLOUD_UPLOAD_OUTLINED, size=14,
-                                color=ft.Colors.ON_SURFACE_VARIANT),
-                        ft.Text(NOT_SENT, size=12, color=ft.Colors.ON_SURFACE_VARIANT)],
-                       spacing=4, tight=True),
+        content=ft.Text(NOT_SENT, size=12, color=ft.Colors.ON_SURFACE_VARIANT),
         border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT), border_radius=6,
         padding=ft.Padding.symmetric(horizontal=6, vertical=1),
         tooltip="Saved on this phone; the table server does not have it yet",
@@ -57,7 +54,7 @@ def sync_parts(ctx: AppContext, game_id: str, kept: Kept) -> list[ft.Control]:
 
 def calm_line(text: str) -> ft.Control:
     """One line, no alarm: the phone goes on recording."""
-    return ft.Row([ft.Icon(ft.Icons.CLOUD_OFF, size=18, color=ft.Colors.ON_SURFACE_VARIANT),
+    return ft.Row([ft.Icon(ft.Icons.PHONE_ANDROID, size=18, color=ft.Colors.ON_SURFACE_VARIANT),
                    ft.Text(text, size=14, expand=True, color=ft.Colors.ON_SURFACE_VARIANT)],
                   spacing=8, vertical_alignment=ft.CrossAxisAlignment.START)
 
