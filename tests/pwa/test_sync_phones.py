@@ -236,9 +236,8 @@ def test_three_phones_keep_one_game_live_and_a_phone_cut_off_records_alone(
             slow.delay_s = delay
             rounds[label] = tap_round(cid, caller, hand)
             # Shown at once with its mark; the mark goes once the server has it.
-            if delay >= 1.0:
+            if delay >= 1.0:  # (its screenshots: sync-recording-alone-*, below)
                 expect(cid.get_by_text(NOT_SENT).first).to_be_visible(timeout=1_000)
-                shots(cid, "sync-not-sent-yet")
             expect(cid.get_by_text(NOT_SENT)).to_have_count(0, timeout=30_000)
         print("\ntap times on the phone behind the forwarder (ms):")
         for action in rounds["direct"]:
