@@ -90,6 +90,7 @@ def main() -> int:
                       f"{weak.url}alone/#/game/{game}")
             open_app(a, weak.url + "alone/", "New game")  # the first visit's reload
             a.page.wait_for_function("navigator.serviceWorker.controller", timeout=120_000)
+            a.page.goto("about:blank")  # the game's address as a new page (not a hash)
             open_app(a, a.url, "Enter table code")
             tap(a.page, "Enter table code")
             type_points(a.page, SEEDED_CODES[game])
