@@ -35,6 +35,8 @@ MEETS_FILE = "sync-server.json"
 """Written once the server answered Hello: new games are started through sync from then
 on (a server without sync keeps today's way: kept here, sent by Share)."""
 PLACEHOLDER_DEVICE = "device-token-not-read-yet"
+MAX_UNSEEN = 16
+"""Games followed by their address that have not come (yet, or ever: no such game)."""
 
 
 class PhoneSyncing:
@@ -82,6 +84,11 @@ class PhoneSyncing:
             return  # a game of this phone's own store with that id
         except StoreError:
             pass
+        waiting = [g.key for g in self.client.games.values()
+                   if g.confirmed is None and not g.pending]
+        for stale in waiting[:max(0, len(waiting) - MAX_UNSEEN + 1)]:
+            self.client.forget(stale)  # addresses opened that never came: the oldest go
+            self._stamps.pop(stale, None)
         self.client.follow(game)
         self._stamps[game] = self._stamp(game)
         self.poke()

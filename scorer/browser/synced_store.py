@@ -105,8 +105,8 @@ class SyncedGames:
             raise StoreError(NOT_HERE_YET) from None
         try:
             return self._shown(key)
-        except GameNotFound:
-            raise StoreError(NOT_HERE_YET) from None
+        except GameNotFound:  # followed, not come yet (or the server has no such game)
+            raise StoreError(self.client.games[key].gone or NOT_HERE_YET) from None
 
     def list_games(self) -> list[GameSummary]:
         rows = {row.id: row for row in self.local.list_games()}

@@ -328,6 +328,16 @@ def test_a_games_address_opened_on_the_phone_follows_it(table: Table) -> None:
         assert game in bob.redrawn
         with pytest.raises(StoreError):
             bob.games.get_game("not-an-id")
+        with pytest.raises(StoreError, match="has not reached this phone yet"):
+            bob.games.get_game("0badc0de")
+        table.wire.settle()  # the server has no such game: it says so, and it is not asked again
+        with pytest.raises(StoreError) as gone:
+            bob.games.get_game("0badc0de")
+        assert "has not reached" not in str(gone.value)
+        for n in range(40):  # addresses that lead nowhere do not pile up on the phone
+            with pytest.raises(StoreError):
+                bob.games.get_game(f"{n:08x}")
+        assert len(bob.sync.client.games) <= 17
         table.close()
 
     run(body)
