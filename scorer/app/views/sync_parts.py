@@ -26,7 +26,7 @@ def not_sent_mark() -> ft.Control:
     """The small mark on a hand not sent yet: quiet, never a dialog."""
     return ft.Container(
         content=ft.Text(NOT_SENT, size=12, color=ft.Colors.ON_SURFACE_VARIANT),
-        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT), border_radius=6,
+        border=ft.Border.all(1, ft.Colors.OUTLINE), border_radius=6,
         padding=ft.Padding.symmetric(horizontal=6, vertical=1),
         tooltip="Saved on this phone; the table server does not have it yet",
     )
