@@ -9,7 +9,7 @@ the facts are a pure function of the game and the rules engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
@@ -212,12 +212,17 @@ PLAYER_KEYS = (
 PARTNERSHIP_KEYS = ("players", "games", "wins", "finished")
 
 
-def display_names(games: Iterable[PlayedGame]) -> dict[str, str]:
-    """Each player's name as typed in the latest game they sat in."""
+def display_names(games: Iterable[PlayedGame],
+                  spelled: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Each player's name as typed in the latest game they sat in; `spelled` (player key
+    -> name, a group's members as it writes them) comes first."""
     names: dict[str, str] = {}
     for played in sorted(games, key=lambda g: (g.started, g.game_id)):
         for name in played.facts.players:
             names[player_key(name)] = name.strip()
+    for key, name in (spelled or {}).items():
+        if key in names:
+            names[key] = name
     return names
 
 
@@ -246,16 +251,18 @@ def _pair(a: str, b: str) -> tuple[str, str]:
     return first, second
 
 
-def compute_stats(games: Sequence[PlayedGame], wanted: StatsFilter | None = None) -> Stats:
+def compute_stats(games: Sequence[PlayedGame], wanted: StatsFilter | None = None,
+                  spelled: Mapping[str, str] | None = None) -> Stats:
     """Add up the figures of the games that pass `wanted` (every game by default).
 
     With a player filter, the games are those the player sat in, and the rows
     are that player with their partner (PARTNERS) or with their opponents
     (OPPONENTS), counting only those games; the partnerships are the player's
     own, and with OPPONENTS the ones they played against too. Rows are in name order.
+    `spelled`: names to show for some players (`display_names`).
     """
     wanted = wanted or StatsFilter()
-    names = display_names(games)
+    names = display_names(games, spelled)
     players: dict[str, dict[str, int]] = {}
     pairs: dict[tuple[str, str], list[int]] = {}  # games, wins, finished
     matchups: dict[tuple[tuple[str, str], tuple[str, str]], list[int]] = {}

@@ -32,16 +32,24 @@ import urllib.request
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI, Request, Response
 
 from scorer.app import CONFIG, FONTS
 from scorer.events.service import EventService
-from scorer.handoff.local_import import IMPORT_PATH, handle_import
+from scorer.handoff.local_import import (
+    GROUP_PATH,
+    IMPORT_PATH,
+    error_answer,
+    handle_import,
+    read_payload,
+)
 from scorer.machine.paths import resolve_data_dir
 from scorer.rights import RightsPort, get_rights
 from scorer.rights.service import HOST_CODE_DIGITS
+from scorer.sharing import Reach
 from scorer.store import folder_lock
 from scorer.store.errors import StoreError
 from scorer.store.folder_lock import FolderBusy, FolderLease
@@ -61,12 +69,24 @@ from scorer.web.connections import (
 )
 from scorer.web.crash_notice import CrashNoticeMiddleware
 from scorer.web.flet_names import app_sources, flet_names, resolve_flet_names
+from scorer.web.floods import metered_main
+from scorer.web.forwarded import ForwardedHeaders, request_bases, via_proxy
+from scorer.web.game_address import GameAddress
 from scorer.web.leaderboard import add_leaderboard_routes
 from scorer.web.live_feed import DatabaseFeed, InProcessFeed, LiveFeed
 from scorer.web.page_script import PAGE_SCRIPT, PageScripts
+from scorer.web.phone_app import (
+    NO_LOCK,
+    REPO_ROOT,
+    BackgroundBuild,
+    PhoneApp,
+    build_when_quiet,
+    phone_app_for,
+    site_folder,
+)
 from scorer.web.phone_site import PREFIX as PHONE_SITE_PREFIX
-from scorer.web.phone_site import NoPhoneSite, PhoneSite, add_phone_site
-from scorer.web.reconnect import PAGE_TAG, add_reconnect_routes
+from scorer.web.phone_site import PhoneSite, add_phone_site
+from scorer.web.reconnect import ALIVE_PATH, PAGE_TAG, add_reconnect_routes
 from scorer.web.send import SEND_PATH, handle_send
 from scorer.web.sessions import LIMITS, ServerSessions, SessionGuard
 
@@ -123,7 +143,7 @@ WARM_PATHS = WARM_FIRST + WARM_LATER
 
 def build_app(data_dir: str | os.PathLike[str] | None = None,
               compressed: CompressedCache | None = None,
-              phone_site: PhoneSite | None = None) -> FastAPI:
+              phone_site: PhoneSite | PhoneApp | None = None) -> FastAPI:
     """The ASGI app: the Flet page, its static files and its WebSocket.
 
     Everything, CanvasKit/skwasm and fonts included, is served from the
@@ -131,7 +151,8 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     on a table's Wi-Fi with no internet still get a working page.
     `compressed`: where compressed page files are kept (default: this process's
     `compression_cache`, in memory only; `serve` gives one kept on disk too).
-    `phone_site`: the phone-alone site to serve under /alone/ (`--phone-site`).
+    `phone_site`: the app for phones to serve under /alone/ (scorer.web.phone_app:
+    a built site, or what serves one once it is built, and opens game addresses in it).
     """
     import flet_web.fastapi as flet_fastapi
 
@@ -142,6 +163,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     resolve_flet_names(flet_names(app_sources()))  # and so are Flet's controls
     CONFIG.data_dir = Path(data_dir).expanduser() if data_dir is not None else None
     CONFIG.sessions = ServerSessions()  # pages count per connection address
+    CONFIG.via_proxy = via_proxy  # a page that came through the trusted proxy
     if not ASSETS_DIR.is_dir():
         logger.warning("assets folder not found: %s (suit symbols may not draw)", ASSETS_DIR)
 
@@ -153,15 +175,26 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
     # page with its scripts in it.
     app.add_middleware(PageScripts, scripts=(PAGE_SCRIPT.encode(), PAGE_TAG),
                        skip=(PHONE_SITE_PREFIX,))
+    phone_app = PhoneApp(site=phone_site) if isinstance(phone_site, PhoneSite) else phone_site
+    # A game's address opens the app where it should (scorer.web.game_address).
+    if phone_app is not None:
+        app.add_middleware(GameAddress, opens_games=phone_app.opens_games)
     # Compressed page files, compressed once, revalidated with ETags (see
     # scorer.web.compression). Outermost, so it sees every response.
-    app.add_middleware(CompressionMiddleware, cache=compressed or compression_cache)
+    app.add_middleware(CompressionMiddleware, cache=compressed or compression_cache,
+                       unnoticed=frozenset({ALIVE_PATH}))
     # A crashed session's traceback stays in the server's log; the phone gets a
     # short notice (scorer.web.crash_notice).
     app.add_middleware(CrashNoticeMiddleware)
     # Page websockets: the connection's real address for the page code, and
-    # a bound on open pages (scorer.web.sessions).
-    app.add_middleware(SessionGuard)
+    # a bound on open pages (scorer.web.sessions), on a community counted across its
+    # processes in the database (scorer.web.open_pages).
+    app.state.open_pages = None
+    if CONFIG.database is not None:
+        from scorer.web.open_pages import PgOpenPages  # psycopg: a community's only
+
+        app.state.open_pages = PgOpenPages(CONFIG.database, LIMITS.open_per_address)
+    app.add_middleware(SessionGuard, community=app.state.open_pages)
     # Routes of our own: declared here, before the mount, or the page's
     # catch-all "/" shadows them.
     font_manifest = trimmed_font_manifest()
@@ -183,17 +216,34 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
         return await handle_import(request, CONFIG.import_key, get_store, codes_for,
                                    joining_group)
 
+    @app.post(GROUP_PATH, include_in_schema=False)
+    async def group_command(request: Request) -> Response:
+        # `tarabish group new` while this server holds the data folder (the key from
+        # the lock file, as for import): the server makes the group and gives its code.
+        from fastapi.responses import JSONResponse
+
+        payload = await read_payload(request, CONFIG.import_key, "That request is too big.")
+        if not isinstance(payload, dict):
+            return payload
+        try:
+            made = await asyncio.to_thread(new_group, payload)
+        except (StoreError, ValueError) as exc:  # BadGroup, NotSaved...
+            return error_answer(400, str(exc))
+        return JSONResponse(made)
+
     @app.post(SEND_PATH, include_in_schema=False)
     async def send_from_phone(request: Request) -> Response:
         # A game kept on a phone alone, sent once it is online (scorer.web.send).
         from scorer.app.store_access import get_store
 
-        return await handle_send(request, get_store, server_rights)
+        return await handle_send(request, get_store, server_rights, addresses)
 
     CONFIG.phone_site = None
-    if phone_site is not None:
-        add_phone_site(app, phone_site)
-        CONFIG.phone_site = PHONE_SITE_PREFIX
+    if phone_app is not None:
+        add_phone_site(app, phone_app.current, phone_app.version)
+        if phone_app.site is not None:
+            phone_app.use(phone_app.site)
+    app.state.phone_app = phone_app
     app.state.board_hub = add_club_night(app)
     add_reconnect_routes(app)
 
@@ -212,7 +262,7 @@ def build_app(data_dir: str | os.PathLike[str] | None = None,
         logger.warning("%s not found: serving the full Material Icons font", icon_font)
 
     page_app = flet_fastapi.app(
-        main,
+        metered_main(main),  # its time counts to the page's budget (scorer.web.floods)
         assets_dir=str(ASSETS_DIR) if ASSETS_DIR.is_dir() else None,
         app_name=APP_NAME,
         app_short_name=APP_NAME,
@@ -257,24 +307,29 @@ def add_club_night(app: FastAPI) -> BoardHub:
     hub = BoardHub(club_events)
     CONFIG.club_changed = hub.changed
     CONFIG.game_saved = game_saved
-    add_club_routes(app, club_events, lambda: CONFIG.import_key, lambda: CONFIG.server_urls,
-                    hub)
+    add_club_routes(app, club_events, lambda: CONFIG.import_key, addresses, hub)
     from scorer.app.store_access import get_store
 
     add_leaderboard_routes(app, get_store)
     return hub
 
 
+def addresses(request: Request) -> list[str]:
+    """Base addresses to give out in the answer to `request`, best first: the one rule
+    (`scorer.sharing.Reach.bases`), with the address it came to."""
+    return request_bases(CONFIG.reach, request.scope, str(request.base_url))
+
+
 def server_rights() -> RightsPort:
-    assert CONFIG.data_dir is not None
+    """The process's table rights: its data folder's, or a community's database's (which
+    has no data folder: asking for one there failed every send with a 500)."""
     return get_rights(CONFIG.data_dir)
 
 
 def codes_for(game_ids: list[str]) -> dict[str, str]:
     """Table codes for games that came without one (an import): no phone holds them
     until their code is entered; the host can show it."""
-    assert CONFIG.data_dir is not None
-    rights = get_rights(CONFIG.data_dir)
+    rights = server_rights()
     rights.give_codes(game_ids)
     return {game_id: code for game_id in game_ids if (code := rights.code(game_id))}
 
@@ -292,6 +347,20 @@ def joining_group(name: str) -> Callable[[list[tuple[str, tuple[str, ...]]]], No
         groups.add_games(group_id, games)
 
     return join
+
+
+def new_group(payload: dict[str, object]) -> dict[str, object]:
+    """A group made for `tarabish group new` handed to this server: its contract and its
+    keeper code (shown once, by the command)."""
+    from scorer.app.group_access import get_groups
+    from scorer.app.store_access import get_store
+
+    name, members = payload.get("name"), payload.get("members", [])
+    if not isinstance(name, str) or not (
+            isinstance(members, list) and all(isinstance(m, str) for m in members)):
+        raise ValueError("That is not a group's name and members: no group was made.")
+    group, code = get_groups(get_store()).create(name, members)
+    return {"group": group.contract(), "code": code}
 
 
 #: One compressed-bytes cache per process (build_app may be called again in tests).
@@ -326,6 +395,13 @@ class TableServer(uvicorn.Server):
     def __init__(self, config: uvicorn.Config, hub: BoardHub) -> None:
         super().__init__(config)
         self.hub = hub
+        self._watching = False
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        super().handle_exit(sig, frame)
+        if not self._watching:
+            self._watching = True
+            stop_at_the_latest(STOP_WITHIN_S)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.hub.stop()
@@ -333,6 +409,31 @@ class TableServer(uvicorn.Server):
         # laptop) is cut off on purpose: that is no error to print a traceback for.
         logging.getLogger("uvicorn.error").addFilter(not_cut_off_at_stop)
         await super().shutdown(sockets)
+        open_pages = getattr(getattr(self.config.app, "state", None), "open_pages", None)
+        if open_pages is not None:  # this process's pages count no more (a community)
+            await asyncio.to_thread(open_pages.stop)
+
+
+STOP_WITHIN_S = 8.0
+"""A stop (Ctrl-C, SIGTERM) ends the process within this, whatever still runs: uvicorn
+waits for open websockets (3 s, `timeout_graceful_shutdown`), then for Flet's sessions
+and the threads that run page code, with no bound of its own."""
+
+
+def stop_at_the_latest(after_s: float) -> threading.Thread:
+    """End the process `after_s` from now if it is still running (a daemon thread: it
+    goes with the process when the stop is quicker). Saves are atomic on both stores,
+    so cutting one off loses no game."""
+
+    def watch() -> None:
+        time.sleep(after_s)
+        print(f"tarabish: the server had not stopped {after_s:.0f} s after it was asked "
+              "to: stopped now.", file=sys.stderr, flush=True)
+        os._exit(1)
+
+    thread = threading.Thread(target=watch, name="stop-watch", daemon=True)
+    thread.start()
+    return thread
 
 
 def not_cut_off_at_stop(record: logging.LogRecord) -> bool:
@@ -359,10 +460,10 @@ def warm_compression(server: uvicorn.Server, base_url: str, cache: CompressedCac
                      later: tuple[str, ...] = ()) -> threading.Thread:
     """Once the server answers, fetch the page files the way phones will, so each
     is compressed (or read from the disk cache) before the first phone asks; then
-    `later`, once the server has had no request for the cache's `quiet_s`. If best
-    levels are left to make (a first start of this version), says so in one line:
-    they follow in the background. Runs in a daemon thread; failures only cost
-    speed."""
+    `later`, once the server has had no request for the cache's `quiet_s`. If this
+    start compressed page files itself (a first start of this version), says so in
+    one line: their best levels follow in the background. Runs in a daemon thread;
+    failures only cost speed."""
 
     def fetch(path: str) -> None:
         req = urllib.request.Request(base_url.rstrip("/") + path,
@@ -377,7 +478,9 @@ def warm_compression(server: uvicorn.Server, base_url: str, cache: CompressedCac
             if server.should_exit:
                 return
             fetch(path)
-        if cache.pending() and not server.should_exit:
+        # Said only when this start compressed page files itself (none were on disk: a
+        # new version); copies found on disk are upgraded quietly, if need be.
+        if cache.compressions and cache.pending() and not server.should_exit:
             where = (f"; later starts reuse them from {cache.disk.folder}"
                      if cache.disk is not None else "")
             print("First start of this version: compressing the page files for phones "
@@ -391,6 +494,23 @@ def warm_compression(server: uvicorn.Server, base_url: str, cache: CompressedCac
             fetch(path)
 
     thread = threading.Thread(target=run, name="warm-compression", daemon=True)
+    thread.start()
+    return thread
+
+
+def build_in_background(server: uvicorn.Server, phone_app: PhoneApp, cache: CompressedCache,
+                        url: str) -> threading.Thread:
+    """Build this version's app for phones once the server has been quiet for the cache's
+    `quiet_s`, in a process of the lowest priority, then serve it (a daemon thread)."""
+    phone_app.builder = BackgroundBuild()
+
+    def run() -> None:
+        assert phone_app.builder is not None
+        build_when_quiet(phone_app, site_folder(), started=lambda: wait_until_started(server),
+                         stopping=lambda: bool(server.should_exit), idle_s=cache.idle_s,
+                         quiet_s=cache.quiet_s, build=phone_app.builder, say=_say, url=url)
+
+    thread = threading.Thread(target=run, name="build-phone-app", daemon=True)
     thread.start()
     return thread
 
@@ -531,17 +651,18 @@ def serve(
     open_browser: bool = True,
     phone_site: str | os.PathLike[str] | None = None,
     trusted: tuple[str, ...] = (),
+    games_in_app: bool | None = None,
+    public_url: str | None = None,
 ) -> int:
     """Run the table server until Ctrl-C (or SIGTERM); returns the exit code.
+    `public_url`: the address phones open (`--public-url`, an origin), if known.
 
     Refuses to start while another process writes the same data folder (the
     folder's lock, `scorer.store.folder_lock`), naming that process.
     """
     where = resolve_data_dir(None if data_dir is None else os.fspath(data_dir))
-    try:
-        site = None if phone_site is None else PhoneSite(Path(phone_site))
-    except NoPhoneSite as exc:
-        print(f"tarabish: {exc}", file=sys.stderr)
+    site = phone_app_for(phone_site, community=False, games_in_app=games_in_app, say=_say)
+    if site is None:
         return 1
     try:
         lease = folder_lock.acquire(where, "the table server")
@@ -555,13 +676,14 @@ def serve(
               file=sys.stderr)
         return 1
     try:
-        return _serve_holding(lease, host, port, open_browser, site, trusted)
+        return _serve_holding(lease, host, port, open_browser, site, trusted, public_url)
     finally:
         lease.release()
 
 
 def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
-                   site: PhoneSite | None = None, trusted: tuple[str, ...] = ()) -> int:
+                   site: PhoneApp | None = None, trusted: tuple[str, ...] = (),
+                   public_url: str | None = None) -> int:
     """`serve`, once the data folder's lock is held."""
     sock = _listen(host, port)
     if sock is None:
@@ -579,7 +701,7 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
         print(f"tarabish: cannot use the data folder {lease.folder} "
               f"({exc.strerror or exc})", file=sys.stderr)
         return 1
-    _print_addresses(host, port, site)
+    _print_addresses(host, port, site, public_url, bool(trusted))
     print(f"Games are stored in {lease.folder}", flush=True)
     for problem in store.problems:
         print(f"  {problem}", flush=True)
@@ -590,7 +712,23 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
     CONFIG.import_key = secrets.token_urlsafe(32)
     local_url = _local_url(host, port)
     lease.describe(address=local_url, key=CONFIG.import_key)
-    return _run(app, sock, compressed, host, port, open_browser, InProcessFeed(), trusted)
+    return _run(app, sock, compressed, host, port, open_browser, InProcessFeed(), trusted,
+                build_phone_app=site is not None and phone_site_wanted(site))
+
+
+def phone_site_wanted(site: PhoneApp) -> bool:
+    """Whether a laptop's server builds its app for phones: it has none, none was named
+    (`--phone-site`) and it can (uv.lock is there to build it from; else said once)."""
+    if site.site is not None or not site.auto:
+        return False
+    if not (REPO_ROOT / "uv.lock").is_file():
+        _say(NO_LOCK)
+        return False
+    return True
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
 
 
 #: The largest websocket message a page may send (uvicorn's default: 16 MiB). A page
@@ -605,14 +743,16 @@ def server_config(app: FastAPI, trusted: tuple[str, ...] = (),
                   limits: ConnectionLimits | None = None) -> uvicorn.Config:
     """uvicorn's settings for the table server: websockets as Flet's own `ft.run`
     has them, the connection bounds of `scorer.web.connections`, and the client's
-    address from X-Forwarded-For / X-Forwarded-Proto only when the connection comes
-    from a `trusted` proxy (IPs or CIDRs); from anyone else those headers are
-    ignored (uvicorn's ProxyHeadersMiddleware, right to left, skipping trusted hops)."""
+    address from X-Forwarded-For / X-Forwarded-Proto, and the address it opened from
+    X-Forwarded-Host, only when the connection comes from a `trusted` proxy (IPs or
+    CIDRs); from anyone else those headers are ignored (`scorer.web.forwarded`, which
+    runs uvicorn's ProxyHeadersMiddleware: right to left, skipping trusted hops)."""
     networks = parse_networks(list(trusted))
     guard = ConnectionGuard(limits or limits_for_this_machine(), exempt=networks)
     http, ws = guarded_protocols(guard)
     config = uvicorn.Config(
-        app,
+        # uvicorn's proxy headers, and the forwarded host, from the trusted proxy only
+        ForwardedHeaders(app, networks),
         log_level="warning",
         access_log=False,
         http=http,
@@ -621,8 +761,7 @@ def server_config(app: FastAPI, trusted: tuple[str, ...] = (),
         timeout_keep_alive=KEEP_ALIVE_S,
         timeout_graceful_shutdown=3,
         lifespan="on",
-        proxy_headers=bool(networks),
-        forwarded_allow_ips=[str(n) for n in networks] if networks else None,
+        proxy_headers=False,  # ForwardedHeaders runs uvicorn's, for the trusted only
     )
     config.connection_guard = guard  # type: ignore[attr-defined]
     return config
@@ -640,19 +779,36 @@ def _listen(host: str, port: int) -> socket.socket | None:
         return None
 
 
-def _print_addresses(host: str, port: int, site: PhoneSite | None = None) -> None:
+def _print_addresses(host: str, port: int, site: PhoneApp | None = None,
+                     public_url: str | None = None, behind_proxy: bool = False) -> None:
+    """Say where phones open the server (`Reach.bases`, the rule of every address it
+    gives out), and keep that rule for the pages (`CONFIG.reach`)."""
     urls = page_urls(host, port)
-    CONFIG.server_urls = urls
-    if len(urls) > 1 or not urls[0].startswith("http://localhost:"):
-        print("Tarabish table server. Open one of these addresses on the phones:", flush=True)
+    reach = CONFIG.reach = Reach(public_url, tuple(urls), behind_proxy)
+    bases = reach.bases()
+    if public_url is not None:
+        print("Tarabish server. Phones open:", flush=True)
+        print(f"  {public_url}", flush=True)
+        print_qr([public_url])
+        print(f"  (this process listens on {', '.join(urls)})", flush=True)
+    elif behind_proxy:
+        print(f"Tarabish server behind a proxy, listening on {', '.join(urls)}. Phones open "
+              "the proxy's address; each page is given the address the proxy forwards "
+              "(--public-url names it here too).", flush=True)
     else:
-        print("Tarabish table server (this machine only). Open:", flush=True)
-    for url in urls:
-        print(f"  {url}", flush=True)
-    print_qr(urls)
-    if site is not None:
-        print(f"Phones can keep games alone (offline) at {urls[-1]}{PHONE_SITE_PREFIX[1:]} "
-              f"(the site in {site.root}).", flush=True)
+        if len(urls) > 1 or not urls[0].startswith("http://localhost:"):
+            print("Tarabish table server. Open one of these addresses on the phones:",
+                  flush=True)
+        else:
+            print("Tarabish table server (this machine only). Open:", flush=True)
+        for url in urls:
+            print(f"  {url}", flush=True)
+        print_qr(urls)
+    if site is not None and site.site is not None:
+        where = ("/alone/ of the same address" if reach.public and public_url is None
+                 else f"{bases[0]}{PHONE_SITE_PREFIX[1:]}")
+        print(f"Phones can keep games alone (offline) at {where} (the site in "
+              f"{site.site.root}).", flush=True)
 
 
 def _start_club_nights() -> None:
@@ -670,8 +826,11 @@ def _local_url(host: str, port: int) -> str:
 
 
 def _run(app: FastAPI, sock: socket.socket, compressed: CompressedCache, host: str, port: int,
-         open_browser: bool, feed: LiveFeed, trusted: tuple[str, ...] = ()) -> int:
-    """Serve `app` on `sock` until Ctrl-C (or SIGTERM), hearing changes through `feed`."""
+         open_browser: bool, feed: LiveFeed, trusted: tuple[str, ...] = (),
+         build_phone_app: bool = False) -> int:
+    """Serve `app` on `sock` until Ctrl-C (or SIGTERM), hearing changes through `feed`.
+    `build_phone_app`: build the app for phones in the background once the first phones
+    have loaded (a laptop's first start of this version: scorer.web.phone_app)."""
     config = server_config(app, trusted)
     server = TableServer(config, app.state.board_hub)
     clock_stop = threading.Event()
@@ -681,6 +840,9 @@ def _run(app: FastAPI, sock: socket.socket, compressed: CompressedCache, host: s
     if open_browser:
         _open_browser_later(server, f"http://localhost:{port}/")
     warm_compression(server, _local_url(host, port), compressed, WARM_FIRST, WARM_LATER)
+    phone_app: PhoneApp | None = app.state.phone_app
+    if build_phone_app and phone_app is not None:
+        build_in_background(server, phone_app, compressed, page_urls(host, port)[-1])
     feed.start()
     try:
         asyncio.run(server.serve(sockets=[sock]))
@@ -691,6 +853,8 @@ def _run(app: FastAPI, sock: socket.socket, compressed: CompressedCache, host: s
     finally:
         feed.stop()
         clock_stop.set()
+        if phone_app is not None:
+            phone_app.stop()
         sock.close()
     print("Tarabish server stopped.", flush=True)
     return 0
@@ -700,7 +864,9 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
                     open_browser: bool = False,
                     phone_site: str | os.PathLike[str] | None = None,
                     trusted: tuple[str, ...] = (),
-                    data_dir: str | os.PathLike[str] | None = None) -> int:
+                    data_dir: str | os.PathLike[str] | None = None,
+                    games_in_app: bool | None = None,
+                    public_url: str | None = None) -> int:
     """Run one process of a community's server on its database (`tarabish --database`)
     until Ctrl-C; returns the exit code. Any number may run on one database: they
     share games, rights and club nights, and hear each other's saves
@@ -712,10 +878,8 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
     from scorer.store.database.connect import operator_detail, shown_url
     from scorer.store.database.feed import with_writer, writer_name
 
-    try:
-        site = None if phone_site is None else PhoneSite(Path(phone_site))
-    except NoPhoneSite as exc:
-        print(f"tarabish: {exc}", file=sys.stderr)
+    site = phone_app_for(phone_site, community=True, games_in_app=games_in_app, say=_say)
+    if site is None:
         return 1
     try:
         ensure_schema(url)
@@ -735,7 +899,7 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
         compressed = CompressedCache(disk=page_file_cache(), quiet_s=QUIET_S)
         app = build_app(data_dir, compressed, site)
         get_backends()  # the community's games, rights, club nights and groups, at once
-        _print_addresses(host, port, site)
+        _print_addresses(host, port, site, public_url, bool(trusted))
         print(f"Games are kept in the community's database {shown_url(url)}", flush=True)
         print("  The host code is the operator's admin code (tarabish admin-code).",
               flush=True)

@@ -14,6 +14,10 @@ from scorer.groups.service import Groups
 from scorer.store.database import Database
 from tests.pg_cluster import Cluster, running_cluster
 
+# The table servers tests start build no app for phones in the background (minutes of
+# CPU each); the tests of it name theirs (scorer.web.phone_app).
+os.environ.setdefault("TARABISH_PHONE_APP", "off")
+
 
 @pytest.fixture(scope="session")
 def page_file_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -1,6 +1,7 @@
 """A tiny app behind the table server's own uvicorn settings
 (`scorer.server.server_config`): it answers every request with the client address
-and scheme it was given, so a test reads what the server believed."""
+and scheme it was given (at /where, also the Host it was given and whether it came
+through the trusted proxy), so a test reads what the server believed."""
 
 from __future__ import annotations
 
@@ -29,7 +30,13 @@ async def echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
             elif message["type"] == "lifespan.shutdown":
                 await send({"type": "lifespan.shutdown.complete"})
                 return
-    body = json.dumps({"client": scope["client"][0], "scheme": scope["scheme"]}).encode()
+    said = {"client": scope["client"][0], "scheme": scope["scheme"]}
+    if scope["path"] == "/where":  # and the address the request came to
+        from scorer.web.forwarded import came_via_proxy
+
+        said["host"] = dict(scope["headers"]).get(b"host", b"").decode("latin1")
+        said["via_proxy"] = came_via_proxy(scope)
+    body = json.dumps(said).encode()
     await send({"type": "http.response.start", "status": 200,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode())]})

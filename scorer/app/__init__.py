@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from scorer.sharing import Reach
+
 if TYPE_CHECKING:  # a server's only: the phone-alone app has no database
     from scorer.rights.ports import RightsPort
     from scorer.store.database import Database
@@ -62,10 +64,15 @@ class AppConfig:
     games, rights and club nights are kept there, shared by every process; None
     keeps them in `data_dir`."""
 
-    server_urls: list[str] = field(default_factory=list)
-    """Addresses the server answers on (`scorer.server.page_urls`: localhost,
-    then every LAN address), for the "Share this game" QR code. Empty when the
-    app is served some other way: the page's own address is used then."""
+    reach: Reach = field(default_factory=Reach)
+    """How phones reach the server (`--public-url`, `--trusted-proxy`, the addresses it
+    answers on): its `bases` is the rule of every address drawn, "Share this game"
+    and its QR code first. Empty when the app is served some other way: the page's
+    own address is used then."""
+
+    via_proxy: Callable[[], bool] = lambda: False
+    """Whether the page starting now came through a trusted proxy (the table server
+    sets `scorer.web.forwarded.via_proxy`): its own address is then the one phones open."""
 
     import_key: str | None = None
     """Secret that `tarabish import` must send to hand games to this server
@@ -79,6 +86,11 @@ class AppConfig:
     private_games: bool | None = None
     """Whether each phone sees only its own games (`scorer.app.game_sight`); None:
     on a community's database, not on a laptop's table server."""
+
+    server_game: str | None = None
+    """On a phone running the app, the id of the server's game its address named
+    (`/alone/game/<id>`, scorer.browser.server_game): the app opens on that game. Until
+    the phone keeps a server's games itself, its sheet links to the server's page."""
 
     phone_site: str | None = None
     """Where this server serves the phone-alone site (`--phone-site`: "/alone/"), for

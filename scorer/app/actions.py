@@ -25,18 +25,21 @@ from pydantic import BaseModel, ConfigDict
 
 from scorer.app import CONFIG
 from scorer.app.game_sight import Sight, games_private, sees_game, sight_of, visible_games
+from scorer.app.hold_for_tests import hold
 from scorer.app.phone_prefs import (
     SHOWN_KEY,
     THEME_KEY,
     THEMES,
+    UNSAVED_KEY,
     KeptPrefs,
     PhonePrefs,
     read_prefs,
 )
+from scorer.recording.kept_save import KeptSave, read_kept
 from scorer.rights import NotAllowed, RightsPort, get_rights
 from scorer.rights.limiter import TooManyTries
 from scorer.rights.owner import PHONE_DEVICE, OwnerRights
-from scorer.sharing import game_url, share_bases
+from scorer.sharing import game_url
 from scorer.store.errors import GameDamaged, GameNotFound, NextGameExists, NotSaved, StoreError
 from scorer.store.models import GameSummary, StoredGame
 from scorer.store.ports import GamesPort
@@ -60,6 +63,9 @@ QUIET_TRIES = 20
 READ_WAIT_S = 15.0
 """Longest wait for one read: the browser gives up at 10 s itself, but an answer lost
 with a dropped connection would be awaited for ever."""
+KEEP_WAIT_S = 3.0
+"""Longest wait at Save for the phone to say it keeps the hand: a phone that does not
+answer still has its hand saved (only not kept against the server going away)."""
 
 
 def _short(exc: BaseException) -> str:
@@ -105,6 +111,11 @@ class TableSession(Protocol):
     def address(self) -> str: ...
 
     @property
+    def via_proxy(self) -> bool:
+        """The page came through a trusted proxy (its `page.url` is the one phones open)."""
+        ...
+
+    @property
     def router_refresh(self) -> Callable[[], None]:
         """Redraw the screen on show from the store."""
         ...
@@ -148,6 +159,12 @@ class TableActions:
         """By device token: games this session found it may see (`sees`)."""
         self.made: deque[tuple[str, int]] = deque(maxlen=64)
         """(game, revision) of the last changes this session saved."""
+        self.unsaved: KeptSave | None = None
+        """A hand the phone kept at a Save the store never answered (the server went
+        away), found at the start; settled when a screen of its game opens
+        (`scorer.app.unsaved`)."""
+        self._kept_key: str | None = None
+        """The draft key of the hand the phone keeps now, if any."""
         if CONFIG.alone:  # one phone, no server: it is the only device there is
             self.device = PHONE_DEVICE
         try:
@@ -197,8 +214,8 @@ class TableActions:
         if self._prefs is None:
             self._prefs = self.prefs_factory()
         await read_prefs(self._prefs, self.phone)
-        if not CONFIG.alone:
-            await self._identify(self._prefs)
+        if not CONFIG.alone:  # both at once: no more round trips before the rights
+            await asyncio.gather(self._identify(self._prefs), self._read_unsaved(self._prefs))
         self.read_ok = True
 
     def reconnected(self) -> None:
@@ -226,6 +243,20 @@ class TableActions:
             self.device = stored
         else:  # a new browser: keep its token (made now, or for this session meanwhile)
             await prefs.set(DEVICE_KEY, self._device())
+
+    async def _read_unsaved(self, prefs: KeptPrefs) -> None:
+        """A hand the phone kept at a Save that was never answered, if any; anything
+        there this app could not have written is removed."""
+        value = await prefs.get(UNSAVED_KEY)
+        if value is None:
+            return
+        kept = read_kept(value)
+        if kept is None:
+            logger.warning("a kept hand this app could not have written was removed")
+            await prefs.remove(UNSAVED_KEY)
+            return
+        self.unsaved = kept
+        self._kept_key = kept.key
 
     # -- what this phone keeps for itself ----------------------------------------------------
 
@@ -276,6 +307,37 @@ class TableActions:
                 logger.warning("could not keep %s on this phone", key, exc_info=True)
 
         self.ctx.page.run_task(write)
+
+    async def keep_unsaved(self, key: str, kept: str) -> None:
+        """At Save, before the store sees the hand: have the phone keep it (`kept`, a
+        `kept_save.kept_text`) and wait for it to say so, so that a server that goes
+        away now leaves the hand on the phone (`scorer.app.unsaved`). A phone that
+        does not answer in time still gets its save."""
+        if CONFIG.alone:  # the phone is the server: nothing can go away under it
+            return
+        if self._prefs is None:
+            self._prefs = self.prefs_factory()
+        self._kept_key = key
+        try:
+            await asyncio.wait_for(self._prefs.set(UNSAVED_KEY, kept), KEEP_WAIT_S)
+        except Exception as exc:
+            logger.warning("this phone did not keep the hand being saved (%s)", _short(exc))
+
+    def drop_unsaved(self, key: str) -> None:
+        """The hand under `key` was saved or dropped: the phone's copy goes (in the
+        background; one left behind is found stored or dropped at the next start)."""
+        prefs = self._prefs
+        if self._kept_key != key or prefs is None:
+            return
+        self._kept_key = None
+
+        async def remove() -> None:
+            try:
+                await prefs.remove(UNSAVED_KEY)
+            except Exception:
+                logger.warning("could not drop the hand this phone kept", exc_info=True)
+
+        self.ctx.page.run_task(remove)
 
     def _device(self) -> str:
         """The device token, making a session-only one if it is not known yet."""
@@ -464,12 +526,14 @@ class TableActions:
         rights (NotAllowed)."""
         self.require_edit(model.id)
         store = self.ctx.store
+        hold("before")
         if index is None:
             stored = store.add_hand(model.id, hand, expected_revision=model.stored.revision,
                                     by=self.label())
         else:
             stored = store.replace_hand(model.id, index, hand,
                                         expected_revision=model.stored.revision, by=self.label())
+        hold("after")
         return self._saved(stored)
 
     def undo_last_hand(self, model: GameModel) -> StoredGame:
@@ -520,7 +584,8 @@ class TableActions:
     # -- sharing -----------------------------------------------------------------------------
 
     def share_urls(self, game_id: str) -> list[str]:
-        """The game's address on every base address phones can use, best first."""
+        """The game's address on every base address phones can use, best first
+        (`Reach.bases`: the rule of every address the server gives out)."""
         return [game_url(base, game_id)
-                for base in share_bases(CONFIG.server_urls, self.ctx.page.url)]
+                for base in CONFIG.reach.bases(self.ctx.page.url, self.ctx.via_proxy)]
 

@@ -22,9 +22,10 @@ from scorer.events.tickets import mint
 from scorer.rights.limiter import RateWindow
 from scorer.rights.service import TooManyGames
 
-if TYPE_CHECKING:  # a phone alone has no groups
+if TYPE_CHECKING:  # a phone alone has no groups, nor a database
     from scorer.groups.model import Group
     from scorer.ratings.chances import Proposal
+    from scorer.rights.pg_limiter import PgRateWindow
 
 EVENTS_PER_HOUR = 5
 """Club nights one address may create an hour (a hall has one a night)."""
@@ -127,7 +128,8 @@ class ClubActions:
 
     def create(self, spec: EventSpec) -> StoredEvent:
         """A new event organised by this phone (a few an hour per address)."""
-        wait = _new_events.wait_left(self.address)
+        window = self._new_events()
+        wait = window.wait_left(self.address)
         if wait > 0:
             raise TooManyGames(wait)
         device = self._known()
@@ -135,8 +137,18 @@ class ClubActions:
             # Checked here on the server, whatever the screen offered.
             self.service.groups.must_keep(spec.group, device)
         stored, _code = self.service.create(spec, device)
-        _new_events.record(self.address)
+        window.record(self.address)
         return stored
+
+    def _new_events(self) -> RateWindow | PgRateWindow:
+        """The count of new events per address: on a community in its database, which
+        its processes share (each process's own count let an address make five in each)."""
+        db = getattr(self.actions.ctx.store, "db", None)
+        if db is None:
+            return _new_events
+        from scorer.rights.pg_limiter import PgRateWindow  # psycopg: a community's only
+
+        return PgRateWindow(db, "new-events", EVENTS_PER_HOUR, 3600.0)
 
     def enter_code(self, event_id: str, code: str) -> None:
         """Make this phone an organiser for a right code (WrongCode / TooManyTries)."""

@@ -12,7 +12,7 @@ import flet as ft
 from scorer.app.actions import TableActions
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import ERROR_BAR, TOAST
-from scorer.recording.conflicts import DraftPlace
+from scorer.recording.conflicts import DraftPlace, draft_key
 from scorer.recording.draft import HandDraft
 from scorer.store.ports import GamesPort
 from scorer.text.trail import notice_text
@@ -35,6 +35,9 @@ class AppContext:
     address: str = "unknown"
     """The connection's address as the server's socket saw it (`CONFIG.sessions`,
     set by the table server), never `page.client_ip`, which the client can change."""
+    via_proxy: bool = False
+    """The page came through a trusted proxy (`CONFIG.via_proxy`): the address it
+    opened (`page.url`) is the one to give other phones."""
     drafts: dict[str, HandDraft] = field(default_factory=dict)
     """Hands being entered, by game id and hand index, so a detour to the run
     checker or the card counter does not lose the taps."""
@@ -99,7 +102,8 @@ class AppContext:
             await self.page.push_route(route)
             return
         self.put(self.prepare(route))
-        await self.page.push_route(route)
+        # The route shown: another than asked for if a hand the phone kept is put back.
+        await self.page.push_route(self.shown_route())
 
     def download(self, file_name: str, data: bytes) -> None:
         """Hand the browser a file to save (an exported game), and say so on screen:
@@ -144,12 +148,14 @@ class AppContext:
 
     @staticmethod
     def draft_key(game_id: str, index: int | None) -> str:
-        return f"{game_id}/{'new' if index is None else index}"
+        return draft_key(game_id, index)
 
     def forget_draft(self, key: str) -> None:
-        """The hand was saved, or dropped: its taps and its place go."""
+        """The hand was saved, or dropped: its taps and its place go, and the copy the
+        phone kept while its Save was on the way (`scorer.app.unsaved`)."""
         self.drafts.pop(key, None)
         self.places.pop(key, None)
+        self.actions.drop_unsaved(key)
 
     def take_news(self, model: GameModel) -> None:
         """Note what other phones changed in the game since this phone last showed it

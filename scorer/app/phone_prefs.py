@@ -1,5 +1,6 @@
 """What a phone keeps for itself in its browser (SharedPreferences, beside its device
-token): its screen colours and the games it showed last.
+token): its screen colours, the games it showed last and, while a Save is on its
+way, the hand being saved.
 
 Kept per phone rather than per session: a phone asleep longer than a session lasts
 (`FLET_SESSION_TIMEOUT`) comes back to a new session, and should still find its
@@ -15,6 +16,8 @@ import flet as ft
 
 THEME_KEY: Final = "tarabish.theme"
 SHOWN_KEY: Final = "tarabish.shown"
+UNSAVED_KEY: Final = "tarabish.unsaved"
+"""A hand whose Save is on its way (`scorer.recording.kept_save`), until the store answers."""
 KEPT_SHOWN: Final = 20
 """Games remembered: enough for an evening of games, small enough to read at once."""
 _GAME_ID = re.compile(r"^[0-9a-f]{8}$")
@@ -69,6 +72,8 @@ class KeptPrefs(Protocol):
     async def get(self, key: str) -> Any: ...
 
     async def set(self, key: str, value: str) -> bool: ...
+
+    async def remove(self, key: str) -> bool: ...
 
 
 async def read_prefs(prefs: KeptPrefs, into: PhonePrefs) -> None:

@@ -18,6 +18,7 @@ from scorer.app.actions import RIGHTS_SCREENS, game_topic
 from scorer.app.context import AppContext
 from scorer.app.game_sight import games_private
 from scorer.app.theme import PAD
+from scorer.app.unsaved import restore
 from scorer.app.views.common import message_view, redraws_shown
 from scorer.rights import TooManyTries
 from scorer.text.terminal import one_line
@@ -103,6 +104,12 @@ ROUTES: list[tuple[str, Builder]] = [
      lambda ctx, p, _q: _rated("group_one", "group_one_view")(ctx, p["group"])),
     (r"/group/(?P<group>[^/]{1,64})/add",
      lambda ctx, p, _q: _rated("group_one", "add_game_view")(ctx, p["group"])),
+    (r"/group/(?P<group>[^/]{1,64})/teams",
+     lambda ctx, p, _q: _rated("group_one", "fair_teams_view")(ctx, p["group"])),
+    (r"/group/(?P<group>[^/]{1,64})/games",
+     lambda ctx, p, _q: _rated("group_one", "group_games_view")(ctx, p["group"])),
+    (r"/group/(?P<group>[^/]{1,64})/people",
+     lambda ctx, p, _q: _rated("group_one", "people_view")(ctx, p["group"])),
     (r"/host", lambda ctx, _p, _q: _view("table_code", "host_view")(ctx)),
     (rf"/game/{GAME}", lambda ctx, p, _q: _view("sheet", "sheet_view")(ctx, p["gid"])),
     (rf"/game/{GAME}/hand",
@@ -202,7 +209,10 @@ class Router:
 
     def show(self, route: str | None = None) -> None:
         """Build the screen for an address (the page's own by default) and send it."""
+        asked = route if route is not None else (self.ctx.page.route or "/")
         self.put(self.prepare(route))
+        if self.route != asked:  # another screen was shown instead: the address follows
+            self.ctx.page.run_task(self.ctx.page.push_route, self.route)
 
     def prepare(self, route: str | None = None) -> ft.View:
         """Build the screen for an address, to be sent with `put`: apart, so that a
@@ -210,6 +220,7 @@ class Router:
         the screen (`AppContext.go`)."""
         page = self.ctx.page
         self.route = route if route is not None else (page.route or "/")
+        self.route = self._unsaved(self.route)
         self._drawn_width = page.width
         self._drawn_dark = self.ctx.dark  # suit colours & co. are chosen when built
         try:
@@ -254,6 +265,16 @@ class Router:
         page.update()  # the first one also sends the page's theme and fonts
         self._page_sent = True
 
+    def _unsaved(self, route: str) -> str:
+        """The route to show for `route`: another if the phone kept a hand of its game
+        whose Save was never answered (`scorer.app.unsaved`)."""
+        if self.ctx.actions.unsaved is None:
+            return route
+        game_id = self._game_of(route)
+        if game_id is None:
+            return route
+        return restore(self.ctx, game_id, route) or route
+
     @staticmethod
     def _game_of(route: str) -> str | None:
         match = re.match(rf"^/game/{GAME}", urlsplit(route).path)
@@ -290,6 +311,8 @@ class Router:
             game = self.ctx.actions.game_to_continue()
             return (game.id if game else None) != self.ctx.continued
         if path == "/new":  # New game for a group says whether it will count for it
+            return "group=" in self.route or "again=" in self.route
+        if path == "/statistics":  # a group's: renaming is its keeper's
             return "group=" in self.route
         if path in LISTS and games_private(self.ctx.store):
             return True

@@ -35,7 +35,8 @@ def main(page: ft.Page) -> None:
     apply_theme(page)
     sessions = CONFIG.sessions
     address = sessions.opened(page.session)  # may expire this address's abandoned pages
-    ctx = AppContext(page=page, store=get_store(), address=address)
+    ctx = AppContext(page=page, store=get_store(), address=address,
+                     via_proxy=CONFIG.via_proxy())
     router = Router(ctx)
     ctx.router_refresh = router.show
     ctx.game_changed = router.game_changed

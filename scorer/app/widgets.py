@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import flet as ft
 
 from scorer.app.theme import CHOSEN, ERROR_BAR, GAP, INFO_BAR, RADIUS, SMALL_TAP, TAP, suit_color
 
-Handler = Callable[[Any], None]
+Handler = Callable[[Any], None] | Callable[[Any], Awaitable[None]]
+"""A tap's handler: Flet awaits an async one (Save waits for the phone: `app.unsaved`)."""
 
 SUIT_WORDS = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs", "NT": "No trump"}
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}

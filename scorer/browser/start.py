@@ -27,6 +27,7 @@ from scorer.backends import backends_of
 from scorer.browser.durable import DurableSender
 from scorer.browser.phone_sync import PhoneSyncing
 from scorer.browser.send import post, served_by_table_server
+from scorer.browser.server_game import server_game_of
 from scorer.browser.storage import BrowserGameStore, IndexedDBFolder
 
 logger = logging.getLogger(__name__)
@@ -110,22 +111,37 @@ async def import_views_later(delay_s: float = 1.0) -> None:
 
 
 def phone_main(page: ft.Page) -> None:
+    if CONFIG.server_game and (page.route or "/") == "/":
+        page.route = f"/game/{CONFIG.server_game}"  # the game the address named
     main(page)
     page.run_task(import_views_later)
+
+
+PHONE: Phone | None = None
+"""This page's phone, once `run` has started it."""
+
+
+async def flush() -> None:
+    """Every change written to IndexedDB (the page asks before it takes a new version:
+    boot.js)."""
+    if PHONE is not None:
+        await PHONE.sender.flush()
 
 
 def run() -> Phone:
     """Start the app in this browser (one phone, no server)."""
     import flet_js  # Flet's bridge to the page
 
+    global PHONE
     CONFIG.alone = True
     server = None
     if served_by_table_server():  # its games can be sent there once the phone is online
         CONFIG.send_to_server = post
+        CONFIG.server_game = server_game_of(str(flet_js.documentUrl))
         from scorer.browser.websocket import page_origin
 
         server = page_origin()
-    phone = Phone(server=server)
+    phone = PHONE = Phone(server=server, game=CONFIG.server_game)
     ft.run(phone_main, before_main=phone.before_main)
     connect = flet_js.start_connection
 

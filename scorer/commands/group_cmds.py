@@ -22,6 +22,7 @@ from scorer.commands.common import (
     reports_no_store,
 )
 from scorer.groups.ports import GroupsPort
+from scorer.handoff.local_import import EXIT_NOT_SAVED, HandOffFailed
 from scorer.store import StoreError
 from scorer.store.folder_lock import FolderBusy
 from scorer.store.ports import GamesPort
@@ -65,7 +66,13 @@ def register(sub: Any) -> None:
     code = cmds.add_parser("code", parents=[data_dir_option()],
                            help="a new keeper code for a group (the old one stops working)")
     code.add_argument("group", metavar="GROUP")
+    code.add_argument("--end-others", action="store_true",
+                      help="also end the rights of every phone that keeps the group now")
     code.set_defaults(run=reports_no_store(run_code))
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
 class _Said(Exception):
@@ -73,12 +80,21 @@ class _Said(Exception):
 
 
 def _changing(args: argparse.Namespace, what: str,
-              act: Callable[[GamesPort, GroupsPort], str]) -> int:
+              act: Callable[[GamesPort, GroupsPort], str],
+              handed: Callable[[FolderBusy], str] | None = None) -> int:
     """Run `act` on the groups with the folder held for writing; print what it returns.
+    A folder held by the table server goes to `handed` (the server does it), if given.
     A busy folder or a refusal is one line on stderr."""
     try:
         store = open_for_writing(args, what)
     except FolderBusy as busy:
+        if handed is not None and busy.holder is not None and busy.holder.key is not None:
+            try:
+                print(handed(busy))
+            except HandOffFailed as failed:
+                print(f"tarabish: {one_line(str(failed))}", file=sys.stderr)
+                return EXIT_BAD_INPUT if failed.exit_code == EXIT_NOT_SAVED else EXIT_FAILED
+            return EXIT_OK
         print(f"tarabish: {busy}", file=sys.stderr)
         print("Groups are changed by one program at a time: stop the server first, or "
               "change the group on its page.", file=sys.stderr)
@@ -96,16 +112,30 @@ def _changing(args: argparse.Namespace, what: str,
 
 
 def run_new(args: argparse.Namespace) -> int:
+    def said(contract: dict[str, Any], code: str) -> str:
+        if args.json:
+            return json_for_terminal(json.dumps({**contract, "keeper_code": code},
+                                                ensure_ascii=False, indent=2))
+        return for_terminal(f"Made the group {contract['name']} ({contract['id']}). Keeper "
+                            f"code: {code[:4]} {code[4:]} (shown only now: a phone that "
+                            "enters it can change the group).")
+
     def act(_store: GamesPort, groups: GroupsPort) -> str:
         group, code = groups.create(args.name, members=args.member)
-        if args.json:
-            return json_for_terminal(json.dumps({**group.contract(), "keeper_code": code},
-                                                ensure_ascii=False, indent=2))
-        return for_terminal(f"Made the group {group.name} ({group.id}). Keeper code: "
-                            f"{code[:4]} {code[4:]} (shown only now: a phone that enters "
-                            "it can change the group).")
+        return said(group.contract(), code)
 
-    return _changing(args, "tarabish group new", act)
+    def handed(busy: FolderBusy) -> str:
+        """The server holds the folder: it makes the group, as it imports games."""
+        from scorer.handoff.local_import import GROUP_PATH, post_to_server
+
+        answer = post_to_server(busy, GROUP_PATH, {"name": args.name, "members": args.member},
+                                "the group", "made")
+        contract, code = answer.get("group"), answer.get("code")
+        if not (isinstance(contract, dict) and isinstance(code, str)):
+            raise HandOffFailed(f"{busy} It gave an answer this version does not understand.")
+        return said(contract, code)
+
+    return _changing(args, "tarabish group new", act, handed)
 
 
 def run_add(args: argparse.Namespace) -> int:
@@ -119,9 +149,8 @@ def run_add(args: argparse.Namespace) -> int:
             games.append((game_id, tuple(store.get_game(game_id).doc["players"])))
         after = groups.add_games(group.id, games)
         joined = len(after.games) - len(group.games)
-        return for_terminal(f"{after.name}: {joined} game{'' if joined == 1 else 's'} "
-                            f"added, {len(after.games)} in all, {len(after.members)} "
-                            "members.")
+        return for_terminal(f"{after.name}: {plural(joined, 'game')} added, "
+                            f"{len(after.games)} in all, {plural(len(after.members), 'member')}.")
 
     return _changing(args, "tarabish group add", act)
 
@@ -148,16 +177,17 @@ def run_list(args: argparse.Namespace) -> int:
     if not found:
         print("No groups yet: make one with tarabish group new NAME.")
     for g in found:
-        print(for_terminal(f"{g.id}  {g.name}: {len(g.members)} members, "
-                           f"{len(g.games)} games"))
+        print(for_terminal(f"{g.id}  {g.name}: {plural(len(g.members), 'member')}, "
+                           f"{plural(len(g.games), 'game')}"))
     return EXIT_OK
 
 
 def run_code(args: argparse.Namespace) -> int:
     def act(_store: GamesPort, groups: GroupsPort) -> str:
         group = groups.find(args.group)
-        code = groups.new_code(group.id, None)
+        code = groups.new_code(group.id, None, end_others=args.end_others)
+        ended = " No phone keeps the group now." if args.end_others else ""
         return for_terminal(f"New keeper code of {group.name}: {code[:4]} {code[4:]} "
-                            "(shown only now; the old one no longer works).")
+                            f"(shown only now; the old one no longer works).{ended}")
 
     return _changing(args, "tarabish group code", act)

@@ -31,9 +31,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--phone-site",
         default=None,
         metavar="DIR",
-        help="also serve the phone-alone site built with 'tarabish build-web DIR', at "
-        "/alone/ of the same address (phones keep games there with no network, and "
-        "send them here once back)",
+        help="serve this app for phones (the site built with 'tarabish build-web DIR') at "
+        "/alone/ of the same address, instead of the one built for this version (a "
+        "laptop builds it once, in the background; a community at install: "
+        "docs/HOSTING.md); 'off': no app for phones",
+    )
+    parser.add_argument(
+        "--open-games-in",
+        choices=("app", "page"),
+        default=None,
+        help="what a game's address (Share, its QR code, a table card) opens on a phone "
+        "that can run the app: the app (keeps the game on the phone) or the server's page "
+        "(default: app on a community, page on a laptop: docs/PHONE_ALONE.md)",
     )
     parser.add_argument(
         "--database",
@@ -53,6 +62,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "or separate with commas. From anyone else that header is ignored",
     )
     parser.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the address phones open, e.g. https://bish.example.org (default: "
+        "$TARABISH_PUBLIC_URL): every address the server shows, prints or sends is "
+        "on it. Without it, behind a --trusted-proxy each page gets the address the "
+        "proxy forwards (X-Forwarded-Host and -Proto)",
+    )
+    parser.add_argument(
         "--no-open",
         dest="open_browser",
         action="store_false",
@@ -66,10 +84,12 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from scorer.server import serve
+    from scorer.sharing import public_url_of
     from scorer.web.connections import parse_networks
 
     try:
         parse_networks(args.trusted_proxy)
+        public_url = public_url_of(args.public_url)
     except ValueError as exc:
         print(f"tarabish: {exc}", file=sys.stderr)
         return 2
@@ -88,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
                                    open_browser=args.open_browser,
                                    phone_site=args.phone_site,
                                    trusted=tuple(args.trusted_proxy),
-                                   data_dir=args.data_dir)
+                                   data_dir=args.data_dir, public_url=public_url,
+                                   games_in_app=_games_in_app(args))
     return serve(
         host=args.host,
         port=args.port,
@@ -96,4 +117,11 @@ def run(args: argparse.Namespace) -> int:
         open_browser=args.open_browser,
         phone_site=args.phone_site,
         trusted=tuple(args.trusted_proxy),
+        games_in_app=_games_in_app(args),
+        public_url=public_url,
     )
+
+
+def _games_in_app(args: argparse.Namespace) -> bool | None:
+    choice: str | None = args.open_games_in
+    return None if choice is None else choice == "app"

@@ -23,6 +23,7 @@ from scorer.commands.common import (
     write_file,
 )
 from scorer.stats import RenameError, StatsService, rename_player, write_hands_csv
+from scorer.stats.renaming import RenameResult
 from scorer.stats.text import format_stats
 from scorer.store import GameNotFound, StoreError
 from scorer.store.folder_lock import FolderBusy
@@ -60,6 +61,9 @@ def register(sub: Any) -> None:
     )
     p.add_argument("old", metavar="NAME", help="the name as saved (any capitals)")
     p.add_argument("new", metavar="NEW_NAME", help="the name to use from now on")
+    p.add_argument("--group", metavar="GROUP",
+                   help="only in this group's games (its name or id), and in its members, "
+                   "spelt as NEW_NAME: what a keeper's rename does on the phone")
     p.set_defaults(run=run_rename)
 
 
@@ -86,7 +90,10 @@ def run_stats(args: argparse.Namespace) -> int:
 def run_rename(args: argparse.Namespace) -> int:
     try:
         with open_store(args, read_only=False) as store:
-            result = rename_player(store, args.old, args.new, by="the command line")
+            if getattr(args, "group", None) is not None:
+                result = _rename_in_group(store, args)
+            else:
+                result = rename_player(store, args.old, args.new, by="the command line")
     except NoStore:
         return EXIT_FAILED
     except FolderBusy as busy:
@@ -105,6 +112,32 @@ def run_rename(args: argparse.Namespace) -> int:
     for game_id, why in result.skipped:
         print(f"tarabish: game {game_id} was left as it was: {why}", file=sys.stderr)
     return EXIT_FAILED if result.skipped else EXIT_OK
+
+
+def _rename_in_group(store: Any, args: argparse.Namespace) -> RenameResult:
+    """`--group`: the member renamed in the group's games and its list, as a keeper's
+    phone does it (`GroupActions.rename_member`); RenameError if it cannot be."""
+    from scorer.commands.common import groups_of
+    from scorer.groups.model import member_key
+
+    groups = groups_of(store)
+    try:
+        group = groups.find(args.group)
+    except StoreError as e:
+        raise RenameError(str(e)) from None
+    if group.member(args.old) is None:
+        raise RenameError(f"{args.old.strip()} is not a member of {group.name}.")
+    held = set(group.games)
+    key = member_key(args.old)
+    sat = any(s.id in held and any(member_key(p) == key for p in s.players)
+              for s in store.list_games())
+    result = (rename_player(store, args.old, args.new, by="the command line", among=sorted(held))
+              if sat else RenameResult())
+    try:
+        groups.rename_member(group.id, args.old, args.new)
+    except StoreError as e:
+        raise RenameError(str(e)) from None
+    return result
 
 
 def run_export_csv(args: argparse.Namespace) -> int:

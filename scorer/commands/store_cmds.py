@@ -58,6 +58,9 @@ def register(sub: Any) -> None:
                    help="with --event: the table of the current round that played it")
     p.add_argument("--group", metavar="GROUP",
                    help="the imported games join this group (its name or id)")
+    p.add_argument("--public-url", metavar="URL", default=None,
+                   help="a community's address, e.g. https://bish.example.org (default: "
+                   "$TARABISH_PUBLIC_URL): each game's address on it is printed")
     p.set_defaults(run=run_import)
 
     p = sub.add_parser(
@@ -93,11 +96,16 @@ def run_import(args: argparse.Namespace) -> int:
     if len(docs) != len(args.files):
         print("Nothing was imported.", file=sys.stderr)
         return EXIT_BAD_INPUT
+    try:
+        base = _address_base(args)
+    except ValueError as e:
+        print(f"tarabish: {e} Nothing was imported.", file=sys.stderr)
+        return EXIT_BAD_INPUT
     group = getattr(args, "group", None)
     try:
         store = open_for_writing(args)
     except FolderBusy as busy:
-        return _hand_off(busy, docs, group)
+        return _hand_off(busy, docs, group, base)
     with store:
         groups = groups_of(store)
         try:  # the group is found before any game is stored: a wrong name stores none
@@ -125,21 +133,35 @@ def run_import(args: argparse.Namespace) -> int:
                 joined = groups.add_games(group_id, [(g.id, tuple(g.doc["players"]))
                                                      for g in made])
             except StoreError as e:
-                _print_imported(ids, codes, {game.id: game.doc for game in made})
+                _print_imported(ids, codes, {game.id: game.doc for game in made}, base)
                 print(f"tarabish: the games were imported but did not join the group: "
                       f"{one_line(str(e))}", file=sys.stderr)
                 return EXIT_FAILED
-    _print_imported(ids, codes, {game.id: game.doc for game in made})
+    _print_imported(ids, codes, {game.id: game.doc for game in made}, base)
     if joined is not None:
         print(f"They joined the group {joined.name} ({len(joined.games)} games).",
               file=sys.stderr)
     return EXIT_OK
 
 
+def _address_base(args: argparse.Namespace) -> str | None:
+    """Where the imported games' addresses are printed: the server's rule
+    (`scorer.sharing.Reach.bases`) with only the `--public-url` to go by; None with none
+    (a command cannot know the address a proxy forwards). ValueError for a bad one."""
+    from scorer.sharing import Reach, public_url_of
+
+    bases = Reach(public_url_of(getattr(args, "public_url", None))).bases()
+    return bases[0] if bases else None
+
+
 def _print_imported(ids: list[str], codes: dict[str, str],
-                    docs: dict[str, dict[str, Any]] | None = None) -> None:
+                    docs: dict[str, dict[str, Any]] | None = None,
+                    base: str | None = None) -> None:
     """The new ids on stdout, one a line (for scripts); each game's table code beside a
-    player's words on stderr (for the person at the terminal)."""
+    player's words on stderr (for the person at the terminal), and its address on
+    `base` (a community's public address) if known."""
+    from scorer.sharing import game_url
+
     for game_id in ids:
         print(game_id)
     for n, game_id in enumerate(ids):
@@ -148,6 +170,8 @@ def _print_imported(ids: list[str], codes: dict[str, str],
         code = codes.get(game_id)
         said = (f"table code {code}" if code else
                 "no table code yet: it gets one when the table server starts")
+        if base is not None:
+            said += f", at {game_url(base, game_id)}"
         print(f"Game {n + 1} of {len(ids)}, {game_id}{who}: {said}", file=sys.stderr)
 
 
@@ -156,7 +180,8 @@ def _teams_line(doc: dict[str, Any]) -> str:
     return f"{p[0]} & {p[2]} v {p[1]} & {p[3]}"
 
 
-def _hand_off(busy: FolderBusy, docs: list[dict[str, Any]], group: str | None) -> int:
+def _hand_off(busy: FolderBusy, docs: list[dict[str, Any]], group: str | None,
+              base: str | None = None) -> int:
     """Give the games to the server holding the folder; it stores them (and puts them
     in `group`)."""
     try:
@@ -164,7 +189,7 @@ def _hand_off(busy: FolderBusy, docs: list[dict[str, Any]], group: str | None) -
     except HandOffFailed as e:
         print(f"tarabish: {e}", file=sys.stderr)
         return e.exit_code
-    _print_imported(ids, codes, dict(zip(ids, docs, strict=False)))
+    _print_imported(ids, codes, dict(zip(ids, docs, strict=False)), base)
     return EXIT_OK
 
 

@@ -34,6 +34,7 @@ from scorer.rights.limiter import Backoff, TooManyTries, WrongCode
 from scorer.rights.service import ADDRESS_FREE_TRIES, GAME_FREE_TRIES, WAIT_CAP_S
 from scorer.store.atomic_storage import atomic_write_bytes, move_aside, read_json_file
 from scorer.store.errors import DamagedFile, StoreError, not_saved
+from scorer.text.codes import code_digits
 
 if TYPE_CHECKING:
     from scorer.rights.pg_limiter import PgBackoff
@@ -120,7 +121,7 @@ class OrganiserCodes:
         wait = max(self.backoff.wait_left(here), self.event_backoff.wait_left(event_id))
         if wait > 0:
             raise TooManyTries(wait)
-        typed = "".join(ch for ch in code if ch.isdigit())
+        typed = code_digits(code)
         right = self.code(event_id)
         if right is None or not hmac.compare_digest(typed.encode(), right.encode()):
             wait = max(self.backoff.failed(here), self.event_backoff.failed(event_id))

@@ -104,6 +104,22 @@ class FolderGroups(Groups):
             return {gid for gid, entry in self._load().items()
                     if device in entry.get("keepers", {})}
 
+    def _keepers(self, group_id: str) -> dict[str, datetime]:
+        with self._lock:
+            entry = self._load().get(group_id)
+            kept = {} if entry is None else entry.get("keepers", {})
+            return {key: datetime.fromisoformat(since) for key, since in kept.items()}
+
+    def _drop_keepers(self, group_id: str, keep: set[str]) -> None:
+        with self._lock:
+            data = self._load()
+            if group_id not in data:
+                raise GroupNotFound(group_id)
+            data[group_id]["keepers"] = {key: since for key, since in
+                                         data[group_id].get("keepers", {}).items()
+                                         if key in keep}
+            self._save(data)
+
     def _add_keeper(self, group_id: str, device: str) -> None:
         with self._lock:
             data = self._load()

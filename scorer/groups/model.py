@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import re
 import secrets
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
@@ -14,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from rules.plain_text import describe, first_unsafe
 from rules.stats import player_key
 from scorer.store.errors import StoreError
+from scorer.text.codes import code_digits
 
 NAME_MAX: Final = 40
 MAX_MEMBERS: Final = 500
@@ -23,6 +25,15 @@ MAX_KEEPERS: Final = 20
 """Phones kept as a group's keepers; the one not seen longest goes first."""
 CODE_DIGITS: Final = 8
 _ID_RE: Final = re.compile(r"^[0-9a-f]{8}$")
+
+
+@dataclass(frozen=True)
+class Keeper:
+    """A phone keeping a group, as another keeper sees it."""
+
+    mark: str
+    since: datetime
+    this_phone: bool
 
 
 class GroupNotFound(StoreError):
@@ -135,7 +146,7 @@ def code_matches(code: str, kept: str | None) -> bool:
         kind, salt, _digest = kept.split("$")
         if kind != "scrypt":
             return False
-        return hmac.compare_digest(hash_code(code.strip(), bytes.fromhex(salt)), kept)
+        return hmac.compare_digest(hash_code(code_digits(code), bytes.fromhex(salt)), kept)
     except ValueError:
         return False
 

@@ -8,6 +8,7 @@ group at once each see the other's change.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -120,6 +121,17 @@ class PgGroups(Groups):
                 "SELECT DISTINCT unnest(g.games) FROM groups g JOIN group_keepers k "
                 "ON k.group_id = g.id WHERE k.device = %s", (device_key(token),)).fetchall()
         return {str(r[0]) for r in rows}
+
+    def _keepers(self, group_id: str) -> dict[str, datetime]:
+        with self.db.connection() as conn:
+            rows = conn.execute("SELECT device, seen FROM group_keepers WHERE group_id = %s",
+                                (group_id,)).fetchall()
+        return {row[0]: row[1] for row in rows}
+
+    def _drop_keepers(self, group_id: str, keep: set[str]) -> None:
+        with self.db.connection() as conn:
+            conn.execute("DELETE FROM group_keepers WHERE group_id = %s"
+                         " AND NOT (device = ANY(%s))", (group_id, sorted(keep)))
 
     def _add_keeper(self, group_id: str, device: str) -> None:
         with self.db.connection() as conn:

@@ -22,6 +22,7 @@ from scorer.groups.model import (
     BadGroup,
     Group,
     GroupNotFound,
+    Keeper,
     NotKeeper,
     check_id,
     clean_name,
@@ -37,6 +38,10 @@ from scorer.rights.limiter import Backoff, TooManyTries, WrongCode
 
 if TYPE_CHECKING:  # psycopg only where a community's database is used
     from scorer.rights.pg_limiter import PgBackoff
+
+KEEPER_MARK = 12
+"""Hex digits of a keeper's hashed token shown to the other keepers, to name it."""
+
 
 ADDRESS_FREE_TRIES = 3
 GROUP_FREE_TRIES = 10
@@ -83,6 +88,14 @@ class Groups(GroupsPort, ABC):
     @abstractmethod
     def _kept_ids(self, device: str) -> set[str]:
         """The ids of the groups `device` keeps, in one read."""
+
+    @abstractmethod
+    def _keepers(self, group_id: str) -> dict[str, datetime]:
+        """The phones keeping the group (SHA-256 of their tokens) and when each began."""
+
+    @abstractmethod
+    def _drop_keepers(self, group_id: str, keep: set[str]) -> None:
+        """Every keeper of the group but those in `keep` stops keeping it."""
 
     # -- reading -----------------------------------------------------------
 
@@ -167,6 +180,35 @@ class Groups(GroupsPort, ABC):
         return self._change(check_id(group_id), lambda g: g.model_copy(
             update={"members": with_members(g.members, [name])}))
 
+    def rename_member(self, group_id: str, old: str, new: str) -> Group:
+        """The member `old` is called `new`, spelt as typed; if `new` is another member
+        already, the two become one (BadGroup if `old` is no member)."""
+        cleaned = clean_name(new, "A member's name")
+
+        def change(group: Group) -> Group:
+            was = group.member(old)
+            if was is None:
+                raise BadGroup(f"{old.strip()} is not a member of {group.name}.")
+            merged = group.member(cleaned)  # another member already (or `was` itself)
+            members = tuple(cleaned if m == was else m for m in group.members
+                            if m == was or m != merged)
+            return group.model_copy(update={"members": members})
+
+        return self._change(check_id(group_id), change)
+
+    def remove_member(self, group_id: str, name: str) -> Group:
+        """A member leaves the list (their past games stay in the group, and a game they
+        play for it later makes them a member again)."""
+
+        def change(group: Group) -> Group:
+            was = group.member(name)
+            if was is None:
+                raise BadGroup(f"{name.strip()} is not a member of {group.name}.")
+            return group.model_copy(update={
+                "members": tuple(m for m in group.members if m != was)})
+
+        return self._change(check_id(group_id), change)
+
     def rename(self, group_id: str, name: str) -> Group:
         cleaned = clean_name(name)
         return self._change(check_id(group_id),
@@ -215,16 +257,39 @@ class Groups(GroupsPort, ABC):
         raise WrongCode(f"That is not the keeper code ({left} more "
                         f"{'try' if left == 1 else 'tries'} before a wait).")
 
-    def new_code(self, group_id: str, token: str | None) -> str:
+    def new_code(self, group_id: str, token: str | None, end_others: bool = False) -> str:
         """A new keeper code, shown this once; the old one stops working. Only a keeper
-        may ask (`token` None: the operator at the server's own command line)."""
+        may ask (`token` None: the operator at the server's own command line). With
+        `end_others`, every other phone stops keeping the group (a lost phone, a keeper
+        who left): only this one, and those that enter the new code, keep it."""
         group_id = check_id(group_id)
         self.get(group_id)
         if token is not None and not self.holds(group_id, token):
             raise NotKeeper()
         code = new_code()
         self._set_code_hash(group_id, hash_code(code))
+        if end_others:
+            self._drop_keepers(group_id, set() if token is None else {device_key(token)})
         return code
+
+    def keepers(self, group_id: str, token: str | None) -> list[Keeper]:
+        """The phones keeping the group, oldest first, for a keeper (NotKeeper else):
+        each by a short mark of its token's hash, never the token."""
+        self.must_keep(group_id, token)
+        mine = device_key(token or "")
+        return [Keeper(mark=key[:KEEPER_MARK], since=since, this_phone=key == mine)
+                for key, since in sorted(self._keepers(group_id).items(),
+                                         key=lambda kv: (kv[1], kv[0]))]
+
+    def remove_keeper(self, group_id: str, token: str | None, mark: str) -> None:
+        """A keeper ends another phone's (or its own) right to change the group."""
+        self.must_keep(group_id, token)
+        kept = self._keepers(group_id)
+        gone = [key for key in kept if isinstance(mark, str) and len(mark) == KEEPER_MARK
+                and key.startswith(mark)]
+        if len(gone) != 1:
+            raise BadGroup("That phone does not keep the group (any more).")
+        self._drop_keepers(group_id, set(kept) - set(gone))
 
     def must_keep(self, group_id: str, token: str | None) -> None:
         """Raise NotKeeper unless this phone keeps the group (checked on the server

@@ -32,6 +32,8 @@ if TYPE_CHECKING:  # the command line does not need the web stack
     from scorer.store.ports import GamesPort
 
 IMPORT_PATH = "/_tarabish/import"
+GROUP_PATH = "/_tarabish/group"
+"""`tarabish group new` while the server runs: {"name", "members"} -> {"group", "code"}."""
 KEY_HEADER = "X-Tarabish-Key"
 MAX_BODY_BYTES = 32 * 1024 * 1024
 MAX_ANSWER_BYTES = 1024 * 1024

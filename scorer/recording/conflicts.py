@@ -40,6 +40,9 @@ class DraftPlace(BaseModel):
     """An edit's hand as saved when the edit was opened (None: a new hand)."""
     told: tuple[str, ...] = ()
     """Changes from other phones the player was shown while entering this hand."""
+    unsaved: bool = False
+    """Put back on the screen after the server went away while its Save was on the
+    way (`scorer.recording.kept_save`): the player is told it was not saved."""
 
     @property
     def is_new(self) -> bool:
@@ -48,6 +51,12 @@ class DraftPlace(BaseModel):
     def seen(self, revision: int, told: tuple[str, ...] = ()) -> DraftPlace:
         """The same place, now shown on `revision` with what changed (`told`)."""
         return self.model_copy(update={"revision": revision, "told": (*self.told, *told)})
+
+
+def draft_key(game_id: str, index: int | None) -> str:
+    """Where a session keeps a hand being entered (and its place): by game and hand
+    index, `new` for the next hand."""
+    return f"{game_id}/{'new' if index is None else index}"
 
 
 class Clash(StrEnum):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from rules.cards import Card, Suit, impossible_trick_points, possible_trick_points, trick_total
 from rules.errors import TarabishError
@@ -27,7 +27,7 @@ from rules.hands import (
 )
 from rules.replay import GameReplay, HandResult, preview
 from rules.runs import RunKind, ShownRun, split_run
-from rules.table import SEATS, other_team, right_of, team_of
+from rules.table import SEATS, Seat, Team, other_team, right_of, team_of
 
 MAX_DIGITS = 3
 
@@ -57,23 +57,27 @@ class CallerOption(BaseModel):
 
 
 class HandDraft(BaseModel):
-    """Everything tapped so far for one hand."""
+    """Everything tapped so far for one hand.
 
-    model_config = ConfigDict(frozen=True)
+    Taps change a draft with `with_` (no checks: the screen offers only what fits);
+    a draft read from elsewhere (`model_validate`: a phone's kept copy) is held to
+    what taps can make: seats, teams, a figure of three digits, 32 cards."""
 
-    caller: int | None = None
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    caller: Seat | None = None
     trump: TrumpCall | None = None
-    run_cards: frozenset[tuple[int, Card]] = frozenset()
-    worth: tuple[tuple[int, RunKind], ...] = ()
+    run_cards: frozenset[tuple[Seat, Card]] = Field(default=frozenset(), max_length=32)
+    worth: tuple[tuple[Seat, RunKind], ...] = Field(default=(), max_length=12)
     """Runs entered by their worth (seat, twenty or fifty), in seat order: the quick
     way, as paper writes "+50". A seat with cards tapped is counted by its cards."""
-    bella: int | None = None
+    bella: Seat | None = None
     ending: Ending = Ending.PLAYED
-    points_team: int = 0
-    digits: str = ""
-    misplay_by: int | None = None
+    points_team: Team = 0
+    digits: str = Field(default="", pattern=r"^(0|[1-9][0-9]{0,2})?$")
+    misplay_by: Team | None = None
     misplay_upheld: bool | None = None
-    thrown_by: int | None = None
+    thrown_by: Seat | None = None
 
     @classmethod
     def from_hand(cls, hand: Hand) -> HandDraft:

@@ -50,6 +50,7 @@ from scorer.store.atomic_storage import (
     read_json_file,
 )
 from scorer.store.errors import DamagedFile, StoreError, not_saved
+from scorer.text.codes import code_digits
 
 logger = logging.getLogger(__name__)
 
@@ -146,7 +147,7 @@ class TableCodes:
             entry = self._games.get(game_id)
             if entry is None:
                 return False
-            return hmac.compare_digest(str(entry["code"]).encode(), code.strip().encode())
+            return hmac.compare_digest(str(entry["code"]).encode(), code_digits(code).encode())
 
     # -- changing --------------------------------------------------------
 

@@ -16,6 +16,7 @@ import psycopg
 
 from scorer.rights.codes import MAX_HOSTS, MAX_VIEWERS, NotAllowed, device_key, new_code
 from scorer.rights.pg_grants import hold, move_holders
+from scorer.text.codes import code_digits
 
 if TYPE_CHECKING:
     from scorer.store.database import Database
@@ -79,7 +80,7 @@ class PgTableCodes:
         """Whether `code` is the game's table code (constant-time compare)."""
         expected = self.code(game_id)
         return expected is not None and hmac.compare_digest(expected.encode(),
-                                                            code.strip().encode())
+                                                            code_digits(code).encode())
 
     # -- changing --------------------------------------------------------
 

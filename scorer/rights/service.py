@@ -13,6 +13,7 @@ from scorer.rights.limiter import Backoff, RateWindow, TooManyTries, WrongCode
 from scorer.rights.phones import PhoneNames
 from scorer.rights.ports import RightsPort
 from scorer.store.errors import StoreError
+from scorer.text.codes import code_digits
 
 if TYPE_CHECKING:  # the PostgreSQL classes are a server's: the phone-alone app has none
     from scorer.rights.pg_codes import PgTableCodes
@@ -249,7 +250,7 @@ class TableRights(RightsPort):
         wait = max(self.host_backoff.wait_left(here), self.host_game_backoff.wait_left("host"))
         if wait > 0:
             raise TooManyTries(wait)
-        typed = "".join(ch for ch in code if ch.isdigit())[:HOST_CODE_DIGITS + 1]
+        typed = code_digits(code)
         if not self._host_matches(typed):
             wait = max(self.host_backoff.failed(here), self.host_game_backoff.failed("host"))
             if wait > 0:

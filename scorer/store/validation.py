@@ -10,6 +10,7 @@ import hashlib
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from rules.errors import GameFileError
@@ -93,8 +94,14 @@ def scoring_fingerprint() -> str:
     Read through the package's resources: in a phone's browser the sources are in the
     app's zip (a folder path there reads nothing), and the phone must find the
     server's fingerprint (`scorer.sync.kinds.sync_fingerprint`)."""
+    return rules_fingerprint(files("rules"))
+
+
+def rules_fingerprint(folder: Traversable) -> str:
+    """`scoring_fingerprint` of the rules engine's sources in `folder` (a Path too: the
+    phone app's build bakes in the one it was built from: scorer.webbuild.site)."""
     h = hashlib.sha256()
-    sources = [f for f in files("rules").iterdir() if f.name.endswith(".py") and f.is_file()]
+    sources = [f for f in folder.iterdir() if f.name.endswith(".py") and f.is_file()]
     for src in sorted(sources, key=lambda f: f.name):
         h.update(src.name.encode())
         h.update(src.read_bytes())

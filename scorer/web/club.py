@@ -34,7 +34,7 @@ from scorer.events.service import EventService
 from scorer.events.tickets import valid
 from scorer.handoff.local_import import error_answer, read_payload
 from scorer.rights import get_rights
-from scorer.sharing import game_url, qr_svg, share_bases
+from scorer.sharing import game_url, qr_svg
 from scorer.store.errors import NotSaved, StoreError
 from scorer.web.guesses import braked, missed
 from scorer.web.leaderboard import with_chances
@@ -168,9 +168,10 @@ def _board_with_chances(service: EventService, event_id: str) -> dict[str, objec
 
 
 def add_club_routes(app: FastAPI, service: Callable[[], EventService],
-                    import_key: Callable[[], str | None], server_urls: Callable[[], list[str]],
-                    hub: BoardHub) -> None:
-    """The board, its files, the table cards and the command door; before the mount."""
+                    import_key: Callable[[], str | None],
+                    addresses: Callable[[Request], list[str]], hub: BoardHub) -> None:
+    """The board, its files, the table cards and the command door; before the mount.
+    `addresses`: the base addresses to draw on the cards for a request, best first."""
     page = (PAGES / "board.html").read_text(encoding="utf-8")
     add_page_files(app, "/_club", PAGES, BOARD_FILES)
 
@@ -215,7 +216,7 @@ def add_club_routes(app: FastAPI, service: Callable[[], EventService],
             return HTMLResponse(_plain_page("No such club night",
                                             "There is no club night at this address."), 404)
         organiser = valid(event_id, ticket)
-        base = share_bases(server_urls(), str(request.base_url))[0]
+        base = addresses(request)[0]
         body = await asyncio.to_thread(_cards_page, service(), event_id, base, organiser)
         return HTMLResponse(body, headers={"Cache-Control": "no-store",
                                            "Referrer-Policy": "no-referrer"})

@@ -431,10 +431,14 @@ class CompressionMiddleware:
         cache: CompressedCache | None = None,
         cache_control: str = "no-cache",
         max_buffered_bytes: int = 64 * 1024 * 1024,
+        unnoticed: frozenset[str] = frozenset(),
     ) -> None:
         self.app = app
         self.minimum_size = minimum_size
         self.cache = cache or CompressedCache()
+        self.unnoticed = unnoticed
+        """Paths whose requests do not hold back the best level (a proxy's health
+        check every 2 s would otherwise keep the server from ever being quiet)."""
         self.cache_control = cache_control
         self.max_buffered_bytes = max_buffered_bytes
         self.buffered = 0
@@ -450,7 +454,8 @@ class CompressionMiddleware:
         if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD"):
             await self.app(scope, receive, send)  # WebSocket, lifespan, POST...
             return
-        self.cache.note_request()
+        if scope.get("path") not in self.unnoticed:
+            self.cache.note_request()
         headers = Headers(scope=scope)
         encoding = None if "range" in headers else choose_encoding(
             headers.get("accept-encoding", ""))

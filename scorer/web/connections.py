@@ -140,6 +140,16 @@ class ConnectionGuard:
                            address, self.refused)
 
 
+WS_READ_BYTES = 4096
+"""Bytes read from a page's socket at a time (asyncio reads 256 KiB). uvicorn parses,
+inflates and queues every frame of a read at once, and stops reading only then: one
+read of a flooder's socket was 25,000 tiny frames and a second of the loop's time, for
+each flooding page. A page's frames are a few hundred bytes; a game file picked on the
+phone comes in many reads, each its own turn of the loop."""
+POLICY_CLOSE = 1008
+"""The close code of a page refused (too many pages) or closed for a flood."""
+
+
 def guarded_protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol],
                                                        type[asyncio.Protocol]]:
     """uvicorn's HTTP and websocket protocols, bound to `guard` (for Config's
@@ -185,6 +195,19 @@ def guarded_protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol],
                 self.transport.abort()
 
     class GuardedWebSocket(WebSocketsSansIOProtocol):
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if hasattr(transport, "max_size"):  # asyncio's socket transport (not uvloop's)
+                transport.max_size = WS_READ_BYTES
+
+        async def send(self, message: Any) -> None:
+            await super().send(message)
+            if message["type"] == "websocket.close" and message.get("code") == POLICY_CLOSE:
+                # A page refused or closed for its flood: nothing it sends after is read
+                # (uvicorn would parse and drop frames for 10 s awaiting its goodbye,
+                # a second of the loop's time for every MB the flooder had queued).
+                self.transport.close()
+
         def connection_lost(self, exc: Exception | None) -> None:
             guard.closed(self.transport)
             super().connection_lost(exc)

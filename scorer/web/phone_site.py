@@ -1,7 +1,8 @@
 """The phone-alone site at the table server's own address, under PREFIX (`/alone/`).
 
-`tarabish --phone-site DIR` serves a site built once with `tarabish build-web DIR`
-(building takes minutes: never at a start). Any build works, whatever its `--base`:
+`tarabish --phone-site DIR` serves a site built once with `tarabish build-web DIR`;
+without it a table server serves the one it built for its own version (scorer.web.phone_app),
+once there is one. Any build works, whatever its `--base`:
 the page (index.html) is answered with its base set to PREFIX, so its service
 worker (scope: the folder of sw.js) and its manifest (start_url and scope "./")
 stay under PREFIX and never touch the table server's own page. The precompressed
@@ -11,8 +12,10 @@ revalidated (ETag), the service worker keeps them for offline use.
 
 from __future__ import annotations
 
+import json
 import mimetypes
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from starlette.requests import Request
@@ -25,7 +28,11 @@ TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/ja
 """Browsers compile wasm while it downloads and run module scripts only with these."""
 MARKER = ".tarabish-site"
 """The file `tarabish build-web` leaves in every site it writes (scorer.webbuild.site)."""
+VERSION_PATH = PREFIX + "version.json"
+"""The server's version for the app to compare with its own: {"rules", "site"}."""
 _BASE = re.compile(r'<base href="(/[^"]*)">')
+_HEX = re.compile(r"[0-9a-f]{8,64}")
+_GAME = re.compile(r"game/([0-9a-f]{8})/?")
 
 
 def rebased(html: str) -> str:
@@ -55,6 +62,7 @@ class PhoneSite:
             raise NoPhoneSite(f"{self.root} holds no phone-alone site: build one with "
                               f"'tarabish build-web {self.root}'")
         self.index = rebased((self.root / "index.html").read_text(encoding="utf-8"))
+        self.version, self.rules = built_version(self.root)
 
     def answer(self, request: Request, rel: str) -> Response:
         """GET/HEAD of PREFIX + `rel`."""
@@ -89,16 +97,55 @@ class PhoneSite:
         return None if path.name == MARKER else path
 
 
-def add_phone_site(app: object, site: PhoneSite) -> None:
-    """Routes of `site` on the FastAPI `app` (before its catch-all mount)."""
+def built_version(root: Path) -> tuple[str | None, str | None]:
+    """The site's version and the rules it was built from (its version.json), or Nones
+    for a site built before there was one."""
+    try:
+        found = json.loads((root / "version.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None, None
+    if not isinstance(found, dict):
+        return None, None
+    site, rules = found.get("site"), found.get("rules")
+    return (site if isinstance(site, str) and _HEX.fullmatch(site) else None,
+            rules if isinstance(rules, str) and _HEX.fullmatch(rules) else None)
+
+
+NOT_READY = "The app for phones is not ready on this server yet: open the server's address."
+
+
+def add_phone_site(app: object, site: PhoneSite | Callable[[], PhoneSite | None],
+                   version: Callable[[], dict[str, str | None]] | None = None) -> None:
+    """Routes of `site` on the FastAPI `app` (before its catch-all mount). `site`: the
+    site, or what gives the one served now (None while it is built: its start page and
+    its game addresses then lead to the server's own pages). `version`: what
+    VERSION_PATH answers (the server's rules and site, for the app to compare)."""
     from fastapi import FastAPI
+    from fastapi.responses import JSONResponse
 
     assert isinstance(app, FastAPI)
+    current = site if callable(site) else (lambda: site)
 
     @app.api_route(PREFIX.rstrip("/"), methods=["GET", "HEAD"], include_in_schema=False)
     def to_site() -> Response:
         return RedirectResponse(PREFIX, status_code=308)
 
+    if version is not None:
+        answer_version = version
+
+        @app.api_route(VERSION_PATH, methods=["GET", "HEAD"], include_in_schema=False)
+        def server_version() -> Response:
+            return JSONResponse(answer_version(), headers={"Cache-Control": "no-store"})
+
     @app.api_route(PREFIX + "{rel:path}", methods=["GET", "HEAD"], include_in_schema=False)
     def phone_site(request: Request, rel: str) -> Response:
-        return site.answer(request, rel)
+        served = current()
+        if served is not None:
+            return served.answer(request, rel)
+        # Not built yet: the server's own pages meanwhile.
+        if rel in ("", "index.html"):
+            return RedirectResponse("/", status_code=307)
+        game = _GAME.fullmatch(rel)
+        if game is not None:
+            return RedirectResponse(f"/game/{game.group(1)}?drawn=1", status_code=307)
+        return Response(NOT_READY, status_code=404, media_type="text/plain")

@@ -26,7 +26,7 @@ import sys
 import threading
 from collections.abc import Callable
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 
 from scorer.app.game_files import MAX_FILE_BYTES, NotAGameFile, read_game_file
@@ -65,8 +65,12 @@ def too_many(seconds: float) -> str:
 
 
 async def handle_send(request: Request, get_store: Callable[[], GamesPort],
-                      get_rights: Callable[[], RightsPort]) -> JSONResponse:
-    """POST SEND_PATH: the game file -> {"id", "code", "address"}, or {"error": words}."""
+                      get_rights: Callable[[], RightsPort],
+                      addresses: Callable[[Request], list[str]] | None = None,
+                      ) -> JSONResponse:
+    """POST SEND_PATH: the game file -> {"id", "code", "address"}, or {"error": words}.
+    `addresses`: the base addresses to give out for this request, best first (the
+    server's rule, `scorer.sharing.Reach.bases`; default: the one it came to)."""
     origin = request.headers.get(ORIGIN_HEADER, "")
     device = request.headers.get(DEVICE_HEADER, "")
     if not (ORIGIN.match(origin) and _DEVICE.match(device)):
@@ -83,6 +87,8 @@ async def handle_send(request: Request, get_store: Callable[[], GamesPort],
                     return _error(413, TOO_BIG)
     except TimeoutError:
         return _error(408, TOO_SLOW)
+    except ClientDisconnect:  # hung up mid-body: nobody to answer, nothing to report
+        return _error(400, TOO_SLOW)
     address = request.client.host if request.client else "unknown"
     rights = get_rights()  # its brake is asked in the thread: a database call may wait
 
@@ -114,8 +120,8 @@ async def handle_send(request: Request, get_store: Callable[[], GamesPort],
     if isinstance(stored, float):
         return _error(429, too_many(stored))
     game_id, code = stored
-    return JSONResponse({"id": game_id, "code": code,
-                         "address": game_url(str(request.base_url), game_id)})
+    base = addresses(request)[0] if addresses is not None else str(request.base_url)
+    return JSONResponse({"id": game_id, "code": code, "address": game_url(base, game_id)})
 
 
 def _unreachable(exc: BaseException) -> bool:

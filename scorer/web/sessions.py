@@ -18,6 +18,8 @@ does, in two places:
   `open_total` open ones, with a message the page shows, and ends a
   connection that registers a second page (Flet would otherwise start a new
   session for each).
+  It reads each page's frames at the pace `scorer.web.floods` allows (a page
+  and its address have a budget of frames, bytes and handler time a second).
 - `SessionRegistry` counts the sessions themselves, connected or abandoned.
   When an address (or the server) has more than allowed, its oldest abandoned
   sessions are expired at once; open ones are never touched, and the guard
@@ -38,11 +40,16 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgpack
 from starlette.websockets import WebSocketDisconnect
 from uvicorn.protocols.utils import ClientDisconnected
+
+from scorer.web.floods import PACE, Pace, Shares, meter_event_handlers, paced_receive
+
+if TYPE_CHECKING:
+    from scorer.web.open_pages import PgOpenPages
 
 logger = logging.getLogger(__name__)
 
@@ -141,9 +148,15 @@ TOO_MANY_ALL = ("The table server has too many phones connected right now. "
 class SessionGuard:
     """ASGI middleware: the real peer address for page code, and open-page limits."""
 
-    def __init__(self, app: ASGIApp, limits: SessionLimits | None = None) -> None:
+    def __init__(self, app: ASGIApp, limits: SessionLimits | None = None,
+                 shares: Shares | None = None, community: PgOpenPages | None = None) -> None:
         self.app = app
         self.limits = limits or LIMITS
+        self.shares = shares or Shares()
+        """Each address's budget of frames, bytes and handler time (scorer.web.floods)."""
+        self.community = community
+        """On a community: the open pages of every process, counted in its database."""
+        meter_event_handlers()
         self._open: dict[str, int] = {}
         self._showing = 0  # refused pages kept open to show their message
         self._lock = threading.Lock()
@@ -155,21 +168,59 @@ class SessionGuard:
         client = scope.get("client")
         address = str(client[0]) if client else UNKNOWN
         refusal = self._admit(address)
+        if not refusal and self.community is not None:
+            refusal = await self._admit_in_community(address)
         if refusal:
             logger.warning("refused a page from %s: %s", address, refusal)
             await self._refuse(receive, send, refusal)
             return
         connection = _Connection(address)
-        token = CONNECTION.set(connection)
+        pace = self.shares.join(address)
+        pace.unsent = lambda: _unsent(connection)
+
+        async def close(reason: str) -> None:
+            logger.warning("a page from %s sent too much too fast (%d frames held back): "
+                           "closed", address, pace.held_back)
+            with contextlib.suppress(OSError, RuntimeError, ClientDisconnected):
+                await send({"type": "websocket.close", "code": 1008, "reason": reason[:120]})
+
+        async def paced() -> Message:
+            return await paced_receive(receive, pace, close)
+
+        token, pace_token = CONNECTION.set(connection), PACE.set(pace)
         try:
-            await self.app(scope, _one_registration(receive),
-                           _bounded_send(send, self.limits.stalled_send_s))
+            await self.app(scope, _one_registration(paced),
+                           _bounded_send(send, self.limits.stalled_send_s, pace))
         except (WebSocketDisconnect, ClientDisconnected):
             pass  # the page went away mid-send: released below, nothing to report
         finally:
             CONNECTION.reset(token)
+            PACE.reset(pace_token)
+            self.shares.leave(pace)
             self._release(address)
+            if self.community is not None:  # in the background: nothing waits on it
+                asyncio.get_running_loop().run_in_executor(
+                    None, self.community.release, address, lambda: self.open_count(address))
             await _release_sessions(connection, self.limits.abandoned_after_s)
+
+    async def _admit_in_community(self, address: str) -> str:
+        """The community's cap on the address's open pages, across its processes."""
+        assert self.community is not None
+        self.community.keep_fresh(self._held)
+        try:
+            admitted = await asyncio.to_thread(self.community.admit, address,
+                                               lambda: self.open_count(address))
+        except asyncio.CancelledError:  # the server stops
+            self._release(address)
+            raise
+        if not admitted:
+            self._release(address)
+            return TOO_MANY_HERE
+        return ""
+
+    def _held(self) -> dict[str, int]:
+        with self._lock:
+            return dict(self._open)
 
     def open_count(self, address: str | None = None) -> int:
         with self._lock:
@@ -247,18 +298,33 @@ def _action_of(frame: bytes) -> int | None:
     return action if isinstance(action, int) else None
 
 
-def _bounded_send(send: Send, limit_s: float) -> Send:
-    """`send` that gives up on a page that has not read for `limit_s` seconds."""
+def _bounded_send(send: Send, limit_s: float, pace: Pace) -> Send:
+    """`send` that gives up on a page that has not read for `limit_s` seconds, and
+    sends nothing more to a page closed for its flood."""
 
     async def bounded(message: Message) -> None:
+        if pace.closed:
+            return
         try:
             async with asyncio.timeout(limit_s):
                 await send(message)
         except TimeoutError:
             logger.warning("a page stopped reading for %.0f s: let go", limit_s)
             raise ClientDisconnected() from None
+        finally:
+            pace.progressed()
 
     return bounded
+
+
+def _unsent(connection: _Connection) -> int:
+    """Frames Flet has queued for the connection's page and not yet sent (its
+    `FletApp`'s send queue, which has no bound of its own)."""
+    if not connection.served:
+        return 0
+    app = connection.served[-1][1]()
+    queue = getattr(app, "_FletApp__send_queue", None)
+    return queue.qsize() if isinstance(queue, asyncio.Queue) else 0
 
 
 def _one_registration(receive: Receive) -> Receive:

@@ -8,7 +8,11 @@ expects. What is added:
     index.html        Flet's page, set up to run Python in the page (hash routes,
                       every URL local), with the manifest and boot.js
     boot.js, sw.js    the service worker (offline, updates) and its start-up;
-                      boot.js also starts the Python worker at once, beside Flutter
+                      boot.js also starts the Python worker at once, beside Flutter,
+                      and holds the rules engine's fingerprint the app was built from
+    version.json      {"site": the site's version, "rules": that fingerprint}: what a
+                      phone compares its own with (a table server answers its own at
+                      this address); never kept by the service worker
     worker.js         the Python worker (in place of Flet's python.js and
                       python-worker.js): Pyodide, then the app from app.zip
     manifest.json     name, icons, colours, `display: standalone`
@@ -57,6 +61,8 @@ REPO_ROOT = Path(__file__).resolve().parent.parent.parent
 HERE = Path(__file__).resolve().parent
 MARKER = ".tarabish-site"
 """Written into every built site: build-web only ever empties a folder holding it."""
+VERSION_FILE = "version.json"
+"""The site's version and the rules it was built from (`write_version`)."""
 
 APP_ARCHIVE = "app.zip"
 THEME_COLOUR = "#2E7D32"  # the felt green of the icons (Material green 800)
@@ -145,7 +151,8 @@ def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool
         _write_index(out, base)
         _patch_bootstrap(out)
         _write_manifest(out)
-        (out / "boot.js").write_text((HERE / "boot.js").read_text(encoding="utf-8"),
+        (out / "boot.js").write_text((HERE / "boot.js").read_text(encoding="utf-8")
+                                     .replace("__RULES__", built_rules(sources)),
                                      encoding="utf-8")
     deflate = not precompress  # no .br/.gz copies: the archives compress themselves
     with progress.step("unpack", done="read") as step:
@@ -169,6 +176,7 @@ def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool
             snapshot_name = make_snapshot(out, members, natives, tools, step)
     _write_worker(out, snapshot_name, natives)
     version = write_service_worker(out)
+    write_version(out, version, built_rules(sources))
     files = site_files(out)
     if precompress:
         with progress.step("compress", unit="B", done="compressed", unit_scale=True) as step:
@@ -491,11 +499,11 @@ def _site_paths(out: Path) -> Iterator[Path]:
 
 
 def site_files(out: Path) -> dict[str, str]:
-    """Every file of the site (sw.js aside) and a hash of its content."""
+    """Every file of the site (sw.js and version.json aside) and a hash of its content."""
     files: dict[str, str] = {}
     for path in _site_paths(out):
         rel = path.relative_to(out).as_posix()
-        if rel != "sw.js":
+        if rel not in ("sw.js", VERSION_FILE):
             files[rel] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     return files
 
@@ -516,6 +524,23 @@ def write_service_worker(out: Path) -> str:
     for stale in ("sw.js.br", "sw.js.gz"):  # an older build's compressed copies
         (out / stale).unlink(missing_ok=True)
     return version
+
+
+def built_rules(sources: Path = REPO_ROOT) -> str:
+    """The fingerprint of the rules engine in `sources` (the server's own is
+    `scoring_fingerprint`): baked into boot.js and version.json."""
+    from scorer.store.validation import rules_fingerprint
+
+    return rules_fingerprint(sources / "rules")
+
+
+def write_version(out: Path, version: str, rules: str) -> None:
+    """version.json: the site's version and the rules it was built from. Not listed in
+    sw.js, so a phone always asks the host for it (boot.js compares it with its own)."""
+    (out / VERSION_FILE).write_text(json.dumps({"site": version, "rules": rules}) + "\n",
+                                    encoding="utf-8")
+    for stale in (VERSION_FILE + ".br", VERSION_FILE + ".gz"):
+        (out / stale).unlink(missing_ok=True)
 
 
 FIRST_VISIT = ("index.html", "boot.js", "sw.js", "flutter_bootstrap.js", "flutter.js",

@@ -134,4 +134,6 @@ async function cacheSite() {
 self.addEventListener("message", (event) => {
   if (event.data === "cache-site") event.waitUntil(cacheSite());
   if (event.data === "skip-waiting") event.waitUntil(self.skipWaiting());
+  // The page compares this version with the host's version.json (boot.js).
+  if (event.data === "version" && event.ports[0]) event.ports[0].postMessage(VERSION);
 });

@@ -152,17 +152,28 @@ def _trim(cache_dir: Path, keep: int = MAX_WHEELS) -> None:
             old.unlink()
 
 
+NO_PIP = ("building the site needs pip, and neither pip nor uv was found: install uv "
+          "(the README says how) and run the command with `uv run`, or install pip")
+
+
 def _pip() -> list[str]:
-    """pip of this Python if it has one (a plain venv), else uv's (uv-made venvs have none)."""
+    """pip of this Python if it has one (a plain venv), else run by uv (uv-made venvs have
+    none): `uvx`, else `uv tool run` (the same; a server may have only `uv` installed,
+    and `uv run` names itself in $UV)."""
     import importlib.util
     import shutil
 
     if importlib.util.find_spec("pip") is not None:
         return [sys.executable, "-m", "pip"]
+    # This Python, for pip: uv would otherwise look for one, or download one.
+    pinned = ["--quiet", "--python", sys.executable, "--from", f"pip=={PIP_VERSION}", "pip"]
     uvx = shutil.which("uvx")
-    if uvx is None:
-        raise WheelError("building the site needs pip: install uv (pip install uv) or pip")
-    return [uvx, "--quiet", "--from", f"pip=={PIP_VERSION}", "pip"]
+    if uvx is not None:
+        return [uvx, *pinned]
+    uv = os.environ.get("UV") or shutil.which("uv")
+    if uv:
+        return [uv, "tool", "run", *pinned]
+    raise WheelError(NO_PIP)
 
 
 def default_cache_dir() -> Path:

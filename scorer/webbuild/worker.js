@@ -16,6 +16,10 @@ const NATIVES = "__NATIVES__"; // [site file, module name] of each compiled modu
 const NATIVES_PATH = "__NATIVES_PATH__"; // their names for Python's dynamic loader
 const flet_js = { documentUrl: BASE.href, args: {} };
 self.flet_js = flet_js;
+// The page's address (its first message): the app reads from it which server game it was
+// opened for (scorer.browser.server_game), so it runs only once the address is known.
+let pageKnown;
+const pageAddress = new Promise((resolve) => { pageKnown = resolve; });
 // Start-up marks, for timelines (benchmarks/timeline_phone_alone.py): ms since this worker
 // started, and since the epoch (@) to line them up with the page's.
 const mark = (what) => console.debug(`Tarabish worker: ${what} at ${performance.now().toFixed(0)} ms ` +
@@ -257,6 +261,7 @@ async function startPython() {
 
 async function startApp(pyodide) {
   pyodide.registerJsModule("flet_js", flet_js);
+  await pageAddress;
   pyodide.FS.writeFile(APP_PATH, new Uint8Array(await archive));
   mark("app archive in place");
   const modules = Object.fromEntries(NATIVES.map(([_file, name]) => [name, NATIVES_PATH + name + ".so"]));
@@ -318,7 +323,20 @@ self.onmessage = async (event) => {
     else console.error("Tarabish worker: a message before the app connected");
     return;
   }
-  if (data && data.documentUrl) flet_js.documentUrl = data.documentUrl;
+  if (data && data.documentUrl) {
+    flet_js.documentUrl = data.documentUrl;
+    pageKnown();
+  }
+  if (data && data.tarabish === "flush") {
+    // The page is about to take a new version: every change written to IndexedDB first.
+    try {
+      const pyodide = await started;
+      await pyodide.runPythonAsync("from scorer.browser.start import flush\nawait flush()");
+    } catch (error) {
+      console.warn("Tarabish worker: flush before the update:", error);
+    }
+    self.postMessage({ tarabish: "flushed" });
+  }
   if (data && "connect" in data) {
     flet_js.args = data.connect;
     mark("Flutter asks to connect");

@@ -77,6 +77,32 @@ def test_the_environment_names_the_database(pg_url: str, tmp_path: Path,
     assert game_id in capsys.readouterr().out
 
 
+def test_import_on_a_community_prints_each_games_public_address(
+        pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The server's rule: on its public address (--public-url, or TARABISH_PUBLIC_URL as
+    the units set it), never an address of this machine; none known, none printed."""
+    game_file = tmp_path / "g.json"
+    game_file.write_text(json.dumps(_doc()), encoding="utf-8")
+    where = ["--database", pg_url, "--data-dir", str(tmp_path / "caches")]
+    assert main(["import", str(game_file), *where,
+                 "--public-url", "https://bish.example.org"]) == 0
+    out, err = capsys.readouterr()
+    (game_id,) = out.split()
+    assert err.rstrip().endswith(f", at https://bish.example.org/game/{game_id}"), err
+    monkeypatch.setenv("TARABISH_PUBLIC_URL", "https://club.example.org/")
+    assert main(["import", str(game_file), *where]) == 0
+    out, err = capsys.readouterr()
+    assert f"at https://club.example.org/game/{out.strip()}" in err
+    monkeypatch.delenv("TARABISH_PUBLIC_URL")
+    assert main(["import", str(game_file), *where]) == 0
+    out, err = capsys.readouterr()
+    assert "table code" in err and "http" not in err
+    assert main(["import", str(game_file), *where, "--public-url", "bish"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--public-url takes" in err and "Nothing was imported" in err
+
+
 def test_an_unreachable_database_is_one_line(pg_cluster: Any,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     url = f"postgresql://postgres@127.0.0.1:{pg_cluster.port}/no_such_database"

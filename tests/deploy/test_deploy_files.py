@@ -36,6 +36,11 @@ def test_compose_runs_postgresql_two_apps_and_the_proxy() -> None:
         assert app["depends_on"]["db"]["condition"] == "service_healthy"
         url = app["environment"]["TARABISH_DATABASE"]
         assert url.startswith("postgresql://tarabish:") and url.endswith("@db:5432/tarabish")
+        # Every address the apps give out is on the proxy's domain.
+        public = app["environment"]["TARABISH_PUBLIC_URL"]
+        assert public.startswith("https://${TARABISH_DOMAIN")
+        assert services["proxy"]["environment"]["TARABISH_DOMAIN"].startswith(
+            "${TARABISH_DOMAIN")
     upstreams = services["proxy"]["environment"]["TARABISH_UPSTREAMS"].split()
     assert upstreams == ["app1:8550", "app2:8550"]
 
@@ -83,11 +88,31 @@ def test_the_systemd_unit_runs_the_same_options(unit: str) -> None:
     text = (ROOT / "deploy" / "systemd" / unit).read_text(encoding="utf-8")
     line = re.search(r"^ExecStart=(.*)$", text, re.M).group(1)  # type: ignore[union-attr]
     words = shlex.split(line)
-    options = words[words.index("tarabish") + 1:]
+    # The command `uv sync` installed in the checkout (HOSTING.md), not `uv run`.
+    assert words[0] == "/opt/tarabish/.venv/bin/tarabish"
+    options = words[1:]
     assert options == app_options(host="127.0.0.1", port="%i",  # type: ignore[arg-type]
                                   trusted_proxy="127.0.0.1",
                                   phone_site="/opt/tarabish/phone-site")
     build_parser().parse_args([w.replace("%i", "8551") for w in options])
+
+
+def test_the_debian_path_installs_what_the_unit_runs() -> None:
+    """HOSTING.md's steps make /opt/tarabish/.venv/bin/tarabish (the unit's command) as
+    the unit's user, with commands Debian has (runuser; sudo may be missing), and put
+    uv where they run it; the settings file names the database and the public address."""
+    guide = (ROOT / "docs" / "HOSTING.md").read_text(encoding="utf-8")
+    debian = guide[guide.index("## Without Docker"):guide.index("## The address phones")]
+    assert "sudo -u" not in debian.replace("(`sudo -u USER` does the same", "")
+    assert "runuser -u tarabish -- uv sync --locked --no-dev" in debian
+    assert "git clone <the project's address> /opt/tarabish" in debian
+    assert "chown -R tarabish:tarabish /opt/tarabish" in debian
+    assert "UV_INSTALL_DIR=/usr/local/bin" in debian
+    assert "TARABISH_DATABASE=" in debian and "TARABISH_PUBLIC_URL=https://" in debian
+    unit = (ROOT / "deploy" / "systemd" / "tarabish@.service").read_text(encoding="utf-8")
+    assert "WorkingDirectory=/opt/tarabish" in unit and "User=tarabish" in unit
+    assert "adduser --system --group --home /opt/tarabish" in debian
+    assert "uv run" not in unit.split("ExecStart=")[1].splitlines()[0]
 
 
 def test_every_file_the_hosting_guide_names_is_shipped() -> None:

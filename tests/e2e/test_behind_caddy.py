@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import socket
 import ssl
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from fits import assert_fits
 from playwright.sync_api import BrowserContext, Page, expect
 from table_steps import record_counted_hand, totals
-from test_sharing import PLAYERS, start_game
+from test_sharing import PLAYERS, close_dialog, start_game
 
 from tests.caddy_proxy import caddy_in_front
 from tests.echo_server import serving
@@ -64,6 +66,12 @@ def test_the_app_believes_the_proxy_not_a_forged_header(tmp_path: Path) -> None:
         _, body = https_get(proxy.https_port, "/", source="127.0.0.9",
                             headers="X-Forwarded-For: 203.0.113.9\r\n")
         assert json.loads(body) == {"client": "127.0.0.9", "scheme": "https"}
+        # The host the phone opened, as Caddy forwards it; a forged one is replaced.
+        _, body = https_get(proxy.https_port, "/where", source="127.0.0.9",
+                            headers="X-Forwarded-Host: evil.example\r\n")
+        assert json.loads(body) == {"client": "127.0.0.9", "scheme": "https",
+                                    "host": f"127.0.0.1:{proxy.https_port}",
+                                    "via_proxy": True}
 
 
 def test_a_phone_plays_over_https_through_the_proxy(
@@ -87,3 +95,37 @@ def test_a_phone_plays_over_https_through_the_proxy(
         expect(page.get_by_text("Lost the table server.")).not_to_be_visible()
         screenshot(page, "behind-caddy-sheet")
         assert page.url.startswith(proxy.url)
+
+
+def test_share_behind_the_proxy_gives_the_address_phones_opened(
+    tmp_path: Path, start_server: Callable[..., Any],
+    new_context: Callable[..., BrowserContext], open_app: Callable[..., float],
+    screenshot: Callable[[Page, str], Path],
+) -> None:
+    """Share showed the process's own http://localhost:PORT, its QR code, and in red the
+    laptop's advice to listen on every interface (which would bypass the proxy)."""
+    app = start_server(args=("--host", "127.0.0.1", "--trusted-proxy", "127.0.0.1"))
+    with caddy_in_front([f"127.0.0.1:{app.port}"], tmp_path / "caddy") as proxy:
+        context = new_context(ignore_https_errors=True)
+        page = context.new_page()
+        game = start_game(page, proxy.url, open_app)
+        address = f"{proxy.url}game/{game}"
+        for width, height in ((390, 844), (360, 640)):
+            if width != 390:  # the same phone (its code), its page opened at that size
+                page = context.new_page()
+                page.set_viewport_size({"width": width, "height": height})
+                open_app(page, address, first_text="Score sheet")
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                page.get_by_role("button", name="Share this game").click()
+                expect(page.get_by_text(address, exact=True)).to_be_visible()
+                expect(page.get_by_label(f"QR code of {address}")).to_be_attached()
+                expect(page.get_by_text("Scan it with a phone to follow the score.")
+                       ).to_be_visible()
+                expect(page.get_by_text(re.compile("only listens on this machine"))
+                       ).to_have_count(0)
+                screenshot(page, f"share-behind-proxy-{width}x{height}-{scheme}")
+                assert_fits(page, [re.compile(r"^Table code \d{6}$"), address,
+                                   "Scan it with a phone to follow the score."],
+                            floating=["Close"])
+                close_dialog(page)

@@ -45,6 +45,7 @@ def test_the_leaderboard_switched_to_a_group_shows_only_its_players(
     see(page, "This month")
     cid = page.get_by_role("button", name=re.compile(r"^\d+\. Cid, rating"))
     expect(cid).to_be_visible()  # all games: Cid is on the board
+    tap(page, "Change group")
     tap(page, "Friday bish")
     see(page, re.compile(r"^Friday bish$"))
     see(page, "3 finished games in this group")
@@ -77,7 +78,8 @@ def test_the_leaderboard_switched_to_a_group_shows_only_its_players(
     assert f"group={group_id}" in page.url
     page.get_by_label("Back", exact=True).click()
     see(page, re.compile(r"^Friday bish$"))
-    # Back to every game, by a tap.
+    # Back to every game, by two taps.
+    tap(page, "Change group")
     tap(page, "All games")
     expect(cid).to_be_visible()
 

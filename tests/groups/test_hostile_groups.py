@@ -193,11 +193,11 @@ def test_the_groups_a_phone_keeps_on_both_stores(groups: Any) -> None:
     assert three.id not in {g.id for g in groups.kept_by("keeper-token-000000000001")}
 
 
-def test_one_address_making_groups_all_at_once_gets_its_five(
+def test_one_phone_making_groups_all_at_once_gets_its_five(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Twenty sessions from one address tap Make the group at the same moment: the
-    hourly bound of groups an address may make holds (else one phone fills a server's
-    1,000 groups in a burst and nobody else can make one)."""
+    """Twenty sessions of one phone tap Make the group at the same moment: the hourly
+    bound of groups a phone may make holds (else one phone fills a server's 1,000
+    groups in a burst and nobody else can make one)."""
     import threading
 
     import scorer.app.group_actions as group_actions
@@ -208,7 +208,7 @@ def test_one_address_making_groups_all_at_once_gets_its_five(
 
     monkeypatch.setattr(group_actions, "_new_groups", RateWindow(GROUPS_PER_HOUR, 3600.0))
     with GameStore(tmp_path / "data") as store:
-        phones = [phone(store, f"burst-token-{n:012d}", "10.0.0.9") for n in range(20)]
+        phones = [phone(store, "burst-token-000000000000", "10.0.0.9") for _ in range(20)]
         start = threading.Barrier(20)
 
         def make(n: int) -> None:
@@ -236,12 +236,12 @@ def test_a_communitys_processes_share_the_bound_of_new_groups(
 
     monkeypatch.setattr(group_actions, "_new_groups", RateWindow(GROUPS_PER_HOUR, 3600.0))
     for n in range(GROUPS_PER_HOUR):
-        phone(community, f"first-process-{n:010d}", "10.0.0.7").create(f"First {n}")
+        phone(community, "first-process-0000001", "10.0.0.7").create(f"First {n}")
     # Another process: its own memory, the same database.
     monkeypatch.setattr(group_actions, "_new_groups", RateWindow(GROUPS_PER_HOUR, 3600.0))
     with pytest.raises(TooManyGroups):
-        phone(community, "second-process-000001", "10.0.0.7").create("One more")
-    phone(community, "second-process-000002", "10.0.0.8").create("Another address")
+        phone(community, "first-process-0000001", "10.0.0.7").create("One more")
+    phone(community, "second-process-000002", "10.0.0.7").create("Another phone")
 
 
 def test_a_groups_board_is_whole_when_many_groups_are_asked_for_at_once(

@@ -52,16 +52,20 @@ StartServer = Callable[..., Server]
 
 @pytest.fixture
 def start_server(tmp_path: Path, page_file_cache: Path) -> Iterator[StartServer]:
-    """start_server(data_dir=None, env=None) -> Server, stopped after the test."""
+    """start_server(data_dir=None, env=None, args=()) -> Server, stopped after the test
+    (`args`: more options of `tarabish`, e.g. `--database URL`)."""
     started: list[Server] = []
 
-    def start(data_dir: Path | None = None, env: dict[str, str] | None = None) -> Server:
+    def start(data_dir: Path | None = None, env: dict[str, str] | None = None,
+              args: tuple[str, ...] = ()) -> Server:
         data_dir = data_dir or tmp_path / "data"
         data_dir.mkdir(parents=True, exist_ok=True)
         port = free_port()
         log_path = tmp_path / f"server-{port}.log"
         cmd = [sys.executable, "-m", "scorer.cli", "--no-open", "--host", "127.0.0.1",
-               "--port", str(port), "--data-dir", str(data_dir)]
+               "--port", str(port), *args]
+        if "--database" not in args:  # a community has no data folder (as its unit runs it)
+            cmd += ["--data-dir", str(data_dir)]
         with log_path.open("ab") as log:
             process = subprocess.Popen(
                 cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=log,

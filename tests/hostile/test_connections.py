@@ -23,9 +23,11 @@ def connect(port: int, source: str) -> socket.socket:
     return s
 
 
-def ask(port: int, source: str, headers: str = "") -> dict[str, str]:
+def ask(port: int, source: str, headers: str = "", path: str = "/",
+        host: str = "t") -> dict[str, str]:
     with connect(port, source) as s:
-        s.sendall(f"GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n{headers}\r\n".encode())
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n"
+                  f"{headers}\r\n".encode())
         data = b""
         while chunk := s.recv(65536):
             data += chunk
@@ -53,6 +55,32 @@ def test_forwarded_addresses_are_believed_only_from_a_trusted_proxy() -> None:
         assert ask(port, "127.0.0.3")["client"] == "127.0.0.3"  # no header: the proxy
     with serving() as (port, _):  # no trusted proxy: the header means nothing
         assert ask(port, "127.0.0.1", forged) == {"client": "127.0.0.1", "scheme": "http"}
+
+
+def test_the_forwarded_host_is_believed_only_from_a_trusted_proxy() -> None:
+    """The address phones opened comes from the proxy's X-Forwarded-Host: a stranger's
+    forged one changes nothing, the proxy's becomes the request's Host."""
+    forged = ("X-Forwarded-Host: evil.example\r\nX-Forwarded-Proto: https\r\n"
+              "X-Forwarded-For: 203.0.113.9\r\n")
+    with serving(trusted=("127.0.0.3",)) as (port, _):
+        assert ask(port, "127.0.0.2", forged, "/where", "127.0.0.1:8551") == {
+            "client": "127.0.0.2", "scheme": "http", "host": "127.0.0.1:8551",
+            "via_proxy": False}
+        proxied = ("X-Forwarded-Host: bish.example.org\r\nX-Forwarded-Proto: https\r\n"
+                   "X-Forwarded-For: 203.0.113.9\r\n")
+        assert ask(port, "127.0.0.3", proxied, "/where", "127.0.0.1:8551") == {
+            "client": "203.0.113.9", "scheme": "https", "host": "bish.example.org",
+            "via_proxy": True}
+        # The proxy's own value is the last; one that is no plain host is not used.
+        chained = "X-Forwarded-Host: evil.example, bish.example.org\r\n"
+        assert ask(port, "127.0.0.3", chained, "/where")["host"] == "bish.example.org"
+        for bad in ("bish.example.org/x", "a@b", "x y", "<b>"):
+            assert ask(port, "127.0.0.3", f"X-Forwarded-Host: {bad}\r\n", "/where",
+                       "bish.example.org")["host"] == "bish.example.org", bad
+    with serving() as (port, _):  # no trusted proxy: nothing forwarded is believed
+        assert ask(port, "127.0.0.1", forged, "/where", "laptop:8550") == {
+            "client": "127.0.0.1", "scheme": "http", "host": "laptop:8550",
+            "via_proxy": False}
 
 
 def test_a_trusted_network_is_given_as_cidr() -> None:

@@ -8,8 +8,9 @@ reach the internet: what works here works in airplane mode.
 Fixtures
     built_site      Path of the built site (session)
     site_server     factory: site_server() -> a running SiteServer (stopped after the test)
-    table_server    factory: table_server() -> a TableServer: `tarabish --phone-site` with
-                    the built site under /alone/ (stopped after the test)
+    table_server    factory: table_server(site=None, port=None, args=(), data=None) -> a
+                    TableServer: `tarabish --phone-site` with the built site (or `site`)
+                    under /alone/ (stopped after the test)
     phone           a fresh phone (browser context, 390x844) with its request log; the
                     test fails if a page asked another host or got an error (page_requests)
 """
@@ -93,31 +94,47 @@ class TableServer:
     data_dir: Path
     process: subprocess.Popen[bytes]
     log_path: Path
+    port: int = 0
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
+    def stop(self) -> None:
+        """Like Ctrl-C; killed if it does not end."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+
 
 @pytest.fixture
-def table_server(built_site: Path, tmp_path: Path) -> Iterator[Callable[[], TableServer]]:
-    """table_server() -> a running TableServer serving `built_site` (stopped after)."""
+def table_server(built_site: Path, tmp_path: Path) -> Iterator[Callable[..., TableServer]]:
+    """table_server(site=None, port=None, args=(), data=None) -> a running TableServer
+    serving `site` (default `built_site`) on `port` (default a free one; the same port
+    keeps a phone's origin), with more `tarabish` options `args` (stopped after)."""
     started: list[TableServer] = []
 
-    def start() -> TableServer:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        data = tmp_path / f"table{len(started)}"
+    def start(site: Path | None = None, port: int | None = None, args: tuple[str, ...] = (),
+              data: Path | None = None) -> TableServer:
+        if port is None:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+        data = data or tmp_path / f"table{len(started)}"
         log_path = tmp_path / f"table{len(started)}.log"
         with log_path.open("ab") as log:
             process = subprocess.Popen(
                 [sys.executable, "-m", "scorer.cli", "--no-open", "--host", "127.0.0.1",
-                 "--port", str(port), "--data-dir", str(data), "--phone-site", str(built_site)],
+                 "--port", str(port), "--data-dir", str(data),
+                 "--phone-site", str(site or built_site), *args],
                 cwd=REPO_ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1",
                                     "TARABISH_CACHE": str(tmp_path / "cache")},
                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True)
-        server = TableServer(f"http://127.0.0.1:{port}/", data, process, log_path)
+        server = TableServer(f"http://127.0.0.1:{port}/", data, process, log_path, port)
         started.append(server)
         deadline = time.monotonic() + 60
         while True:
@@ -131,13 +148,7 @@ def table_server(built_site: Path, tmp_path: Path) -> Iterator[Callable[[], Tabl
 
     yield start
     for server in started:
-        if server.process.poll() is None:
-            server.process.send_signal(signal.SIGINT)
-            try:
-                server.process.wait(15)
-            except subprocess.TimeoutExpired:
-                server.process.kill()
-                server.process.wait(5)
+        server.stop()
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from scorer.server import page_urls, print_qr
-from scorer.sharing import game_url, is_local, origin, qr_png, qr_text, share_bases
+from scorer.sharing import (
+    Reach,
+    game_url,
+    is_local,
+    origin,
+    public_origin,
+    qr_png,
+    qr_text,
+    share_bases,
+)
 
 
 def test_local_addresses() -> None:
@@ -36,6 +45,64 @@ def test_origin() -> None:
 ])
 def test_share_bases(server: list[str], page: str, expected: list[str]) -> None:
     assert share_bases(server, page) == expected
+
+
+LAPTOP = ("http://localhost:8550/", "http://192.168.1.20:8550/")
+SERVER = ("http://localhost:8551/",)
+PUBLIC = "https://bish.example.org/"
+
+
+@pytest.mark.parametrize(("reach", "seen", "via_proxy", "expected"), [
+    # A laptop: its own addresses on the Wi-Fi, whatever the page was opened as.
+    (Reach(listening=LAPTOP), "ws://localhost:8550/", False, ["http://192.168.1.20:8550/"]),
+    # A client's own Host comes after them, never first.
+    (Reach(listening=LAPTOP), "http://evil.example/", False,
+     ["http://192.168.1.20:8550/", "http://evil.example/"]),
+    # Behind a trusted proxy: the forwarded host and scheme.
+    (Reach(listening=SERVER, behind_proxy=True), "wss://bish.example.org/", True, [PUBLIC]),
+    (Reach(listening=SERVER, behind_proxy=True), "https://bish.example.org:8443/x", True,
+     ["https://bish.example.org:8443/"]),
+    # The same server, asked directly (not through its proxy): no forwarded address.
+    (Reach(listening=SERVER, behind_proxy=True), "http://localhost:8551/", False,
+     ["http://localhost:8551/"]),
+    # The operator's public address wins over everything a request says.
+    (Reach(PUBLIC, SERVER, behind_proxy=True), "wss://evil.example/", True, [PUBLIC]),
+    (Reach(PUBLIC, LAPTOP), "http://localhost:8550/", False, [PUBLIC]),
+    (Reach(PUBLIC, SERVER), None, False, [PUBLIC]),
+])
+def test_one_rule_for_every_address(reach: Reach, seen: str | None, via_proxy: bool,
+                                    expected: list[str]) -> None:
+    assert reach.bases(seen, via_proxy) == expected
+
+
+def test_the_laptop_advice_is_for_a_laptop_only() -> None:
+    local = "http://localhost:8551/game/0123abcd"
+    assert Reach(listening=SERVER).only_here(local)
+    assert not Reach(listening=SERVER, behind_proxy=True).only_here(local)
+    assert not Reach(PUBLIC, SERVER).only_here(local)
+    assert not Reach(listening=LAPTOP).only_here("http://192.168.1.20:8550/game/x")
+
+
+@pytest.mark.parametrize("given", ["https://bish.example.org", "https://bish.example.org/",
+                                   "HTTPS://Bish.Example.org/", " https://bish.example.org "])
+def test_a_public_url_is_kept_as_its_origin(given: str) -> None:
+    assert public_origin(given) == PUBLIC
+
+
+@pytest.mark.parametrize("given", ["bish.example.org", "ftp://bish.example.org",
+                                   "https://bish.example.org/bish", "https://a@bish.example.org",
+                                   "https://bish.example.org/?x=1", "https://bish example.org",
+                                   "https://<b>/", ""])
+def test_a_bad_public_url_is_refused_in_words(given: str) -> None:
+    with pytest.raises(ValueError, match="--public-url takes the address phones open"):
+        public_origin(given)
+
+
+@pytest.mark.parametrize("page", ["http://a b/", "http://x'><script>/", "http://u@evil/",
+                                  "http://" + "a" * 300 + "/", "about:blank"])
+def test_an_address_that_is_no_plain_host_is_never_given_out(page: str) -> None:
+    assert origin(page) is None
+    assert Reach(listening=SERVER, behind_proxy=True).bases(page, True) == list(SERVER)
 
 
 def test_game_url() -> None:

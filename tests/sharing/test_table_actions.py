@@ -11,6 +11,7 @@ import pytest
 from scorer.app.actions import TableActions, game_topic
 from scorer.app.game_view_model import GameModel
 from scorer.rights import NotAllowed, get_rights
+from scorer.sharing import Reach
 from scorer.store.errors import StaleRevision, StoreError
 from scorer.store.game_store import GameStore
 
@@ -40,7 +41,8 @@ class FakePage:
 
 def phone(store: GameStore, device: str, address: str = "192.168.1.40") -> TableActions:
     ctx: Any = SimpleNamespace(page=FakePage(), store=store, router_refresh=lambda: None,
-                               game_changed=lambda _g: None, address=address)
+                               game_changed=lambda _g: None, address=address,
+                               via_proxy=False)
     actions = TableActions(ctx)
     actions.device = device
     ctx.actions = actions
@@ -190,11 +192,25 @@ def test_share_urls_prefer_the_lan_address(store: GameStore, monkeypatch: pytest
                                            ) -> None:
     from scorer.app import CONFIG
 
-    monkeypatch.setattr(CONFIG, "server_urls",
-                        ["http://localhost:8550/", "http://192.168.1.20:8550/"])
+    monkeypatch.setattr(CONFIG, "reach", Reach(listening=(
+        "http://localhost:8550/", "http://192.168.1.20:8550/")))
     a = phone(store, "phone-a-device-token-00001")
-    a.ctx.page.url = "http://localhost:8550/game/0123abcd"
+    a.ctx.page.url = "ws://localhost:8550/game/0123abcd"
     assert a.share_urls("0123abcd") == ["http://192.168.1.20:8550/game/0123abcd"]
+
+
+def test_behind_a_proxy_share_gives_the_address_the_phone_opened(
+        store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Flet page's own address is its websocket's (`wss://`): it was dropped, and a
+    community's Share showed the process's own http://localhost:8551."""
+    from scorer.app import CONFIG
+
+    monkeypatch.setattr(CONFIG, "reach", Reach(listening=("http://localhost:8551/",),
+                                               behind_proxy=True))
+    a = phone(store, "phone-a-device-token-00001")
+    a.ctx.page.url = "wss://bish.example.org"
+    a.ctx.via_proxy = True
+    assert a.share_urls("0123abcd") == ["https://bish.example.org/game/0123abcd"]
 
 
 def test_a_phone_is_named_in_the_trail_by_the_name_it_chose_never_its_token(

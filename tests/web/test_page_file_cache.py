@@ -220,3 +220,50 @@ def test_the_rest_of_the_page_files_wait_until_the_first_phones_have_loaded(
     warm.join(30)
     assert not warm.is_alive() and cache.compressions == len(PAGE_FILES)
     assert all(name.endswith(".gzip") for name in disk.names())
+
+
+def test_health_checks_do_not_hold_back_the_best_level(
+        tmp_path: Path, live_server: Callable[[Any], int]) -> None:
+    """Caddy asks every process for /alive every 2 s: counted as requests, they kept the
+    best level from ever starting (it waits for quiet_s without one), and every start
+    of a community said again that it was compressing."""
+    disk = DiskCache(tmp_path / "cache", 1 << 30)
+    port, cache = start(tmp_path, "data", disk, live_server)
+    cache.quiet_s = 1.0
+    page_files(port)
+    assert cache.pending()
+    stop = threading.Event()
+    answers: list[int] = []
+
+    def health_checks() -> None:
+        while not stop.wait(0.2):
+            answers.append(raw_get(port, "/alive", "gzip")[0])
+
+    checker = threading.Thread(target=health_checks, daemon=True)
+    checker.start()
+    try:
+        wait_idle(cache, timeout_s=60)
+        assert cache.pending() == 0, "the best level waited for the health checks to stop"
+    finally:
+        stop.set()
+        checker.join(10)
+    assert len(answers) > 5 and set(answers) == {204}, answers
+
+
+def test_a_start_that_finds_its_copies_on_disk_says_nothing(
+        tmp_path: Path, live_server: Callable[[Any], int],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A start stopped before the best level was made left fast copies on disk: the
+    next start compresses nothing of them (it upgrades them, quietly), so it says
+    nothing, not "First start of this version"."""
+    disk = DiskCache(tmp_path / "cache", 1 << 30)
+    running = cast(uvicorn.Server, SimpleNamespace(started=True, should_exit=False))
+    port, first = start(tmp_path, "data", disk, live_server)
+    first.quiet_s = 3600  # stopped before the best level: fast copies only
+    server.warm_compression(running, f"http://127.0.0.1:{port}/", first, PAGE_FILES).join(60)
+    assert "First start of this version" in capsys.readouterr().out
+    port, second = start(tmp_path, "data", disk, live_server)
+    second.quiet_s = 3600  # the best level waits: still pending when the warm ends
+    server.warm_compression(running, f"http://127.0.0.1:{port}/", second, PAGE_FILES).join(60)
+    assert second.compressions == 0 and second.pending() > 0
+    assert capsys.readouterr().out == ""

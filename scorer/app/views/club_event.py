@@ -25,9 +25,11 @@ from scorer.app.theme import RADIUS
 from scorer.app.views.club import alone_view, club, link_button
 from scorer.app.views.common import app_bar, keyed, message_view, screen
 from scorer.app.views.kept import Kept
+from scorer.app.views.table_code import CodeEntry, code_dialog
 from scorer.app.widgets import big_button, notice, section
 from scorer.events.model import FORMAT_LINES, RANKING_RULE, Format, plural, rounds_line
 from scorer.events.night import TableRecord
+from scorer.events.organisers import CODE_DIGITS as ORGANISER_DIGITS
 from scorer.events.results import TableResult
 from scorer.events.service import EventView
 from scorer.store.errors import StoreError
@@ -45,6 +47,7 @@ IDENTIFY_WAITS = 50
 """Tenths of a second to wait for the browser's device token before drawing again."""
 FOLLOWING = "following "
 """Marks in `AppContext.open_panels` of the club topic this session listens to."""
+ORGANISER_INTRO = "The organiser's phone shows it on this night's page."
 
 
 def _route(event_id: str) -> str:
@@ -82,15 +85,6 @@ class EventScreen:
             self.error = f"{what}: {exc}"
         else:
             self.error = ""
-        self.ctx.router_refresh()
-
-    def enter_code(self, field: ft.TextField) -> None:
-        try:
-            self.club.enter_code(self.event_id, field.value or "")
-        except (ValueError, StoreError) as exc:
-            self.ctx.toast(str(exc), error=True)
-            return
-        self.ctx.toast("This phone organises the club night now.")
         self.ctx.router_refresh()
 
     def result_dialog(self, round_number: int, table: TableRecord, found: TableResult,
@@ -250,14 +244,22 @@ class EventScreen:
         return parts
 
     def code_entry(self) -> ft.Control:
-        field = ft.TextField(label="Organiser code", keyboard_type=ft.KeyboardType.NUMBER,
-                             max_length=9, text_size=20, expand=True,
-                             on_submit=lambda e: self.enter_code(e.control))
-        return section("Watching", ft.Row([field, ft.FilledButton(
-            "Enter", height=56, on_click=lambda _e: self.enter_code(field))],
-            vertical_alignment=ft.CrossAxisAlignment.START),
+        return section("Watching", ft.Row([big_button(
+            "Enter organiser code", lambda _e: self.code_pad(), icon=ft.Icons.DIALPAD,
+            primary=False)]),
             note="Only the organiser changes this club night. The organiser's phone shows "
                  "the code.")
+
+    def code_pad(self) -> None:
+        """The organiser code on the number pad every code is entered with."""
+        def granted() -> None:
+            self.ctx.page.pop_dialog()
+            self.ctx.toast("This phone organises the club night now.")
+            self.ctx.router_refresh()
+
+        entry = CodeEntry(self.ctx, ORGANISER_DIGITS, ORGANISER_INTRO,
+                          lambda code: self.club.enter_code(self.event_id, code), granted)
+        code_dialog(self.ctx, "Enter the organiser code", entry)
 
     def table_card(self, round_number: int, table: TableRecord, found: TableResult,
                    names: tuple[str, ...], organiser: bool) -> ft.Control:

@@ -11,6 +11,7 @@ from typing import Any
 import flet as ft
 
 from scorer.app import CONFIG
+from scorer.app.actions import NextGame
 from scorer.app.context import AppContext
 from scorer.app.widgets import notice
 from scorer.store.errors import StoreError
@@ -38,6 +39,54 @@ class ForGroup:
 
         return GroupActions(self.ctx.actions, self.ctx.address).create_game(
             self.group_id, doc).id
+
+
+class AgainForGroup:
+    """Play again on a group's game: the next game counts for the group too; its keeper
+    may untick that (checked again on the server, `GroupActions.play_again`)."""
+
+    def __init__(self, ctx: AppContext, group_id: str, name: str, keeper: bool) -> None:
+        self.ctx = ctx
+        self.group_id = group_id
+        self.name = name
+        self.keeper = keeper
+        self.counts = True
+
+    def line(self) -> ft.Control:
+        if not self.keeper:
+            return notice(f"This game will count for {self.name}, as the last one did.",
+                          icon=ft.Icons.GROUPS)
+
+        def flip(e: ft.Event[ft.Checkbox]) -> None:
+            self.counts = bool(e.control.value)
+
+        return ft.Checkbox(label=f"Counts for {self.name}", value=self.counts,
+                           on_change=flip, label_style=ft.TextStyle(size=16),
+                           tooltip="Untick for a game that does not count for the group")
+
+    def start(self, again: tuple[str, int], doc: dict[str, Any]) -> NextGame:
+        """The table's next game, joined to the group unless unticked."""
+        from scorer.app.group_actions import GroupActions
+
+        return GroupActions(self.ctx.actions, self.ctx.address).play_again(
+            again[0], again[1], doc, count=self.counts)
+
+
+def again_for_group(ctx: AppContext, finished: str) -> AgainForGroup | None:
+    """The group Play again's game will count for (None: none, a phone alone, or a
+    watcher's game of its own)."""
+    if CONFIG.alone:
+        return None
+    from scorer.app.group_actions import GroupActions
+
+    actions = GroupActions(ctx.actions, ctx.address)
+    try:
+        group = actions.will_follow(finished)
+    except StoreError:  # the groups cannot be read: a game of no group, as before
+        return None
+    if group is None:
+        return None
+    return AgainForGroup(ctx, group.id, group.name, actions.keeps(group.id))
 
 
 def for_group(ctx: AppContext, group_id: str | None) -> ForGroup | None:
@@ -72,7 +121,9 @@ def group_of_game(ctx: AppContext, game_id: str) -> tuple[str, str] | None:
 
 def group_link(ctx: AppContext, group_id: str, name: str) -> ft.Control:
     """`Counts for Friday bish`, a tap to the group's page."""
+    # Two lines at most, then "…": a long name is never cut off without a sign.
     return ft.TextButton(
-        content=ft.Text(f"Counts for {name}", size=15, weight=ft.FontWeight.W_600),
-        icon=ft.Icons.GROUPS, height=40,
+        content=ft.Text(f"Counts for {name}", size=15, weight=ft.FontWeight.W_600,
+                        max_lines=2, overflow=ft.TextOverflow.ELLIPSIS),
+        icon=ft.Icons.GROUPS,
         on_click=lambda _e: ctx.go(f"/group/{group_id}"))

@@ -99,26 +99,29 @@ def points_line(points_for: int, points_against: int) -> str:
     return f"Points {points_for:,} for, {points_against:,} against"
 
 
-MOST_GROUPS = 24
-"""Groups offered as taps on the leaderboard; past that, the list of groups."""
+MOST_GROUPS = 40
+"""Groups offered as taps on the leaderboard's picker; past that, the list of groups."""
+CHANGE = "Change group"
 
 
-def groups_row(ctx: AppContext, groups: list[Group], chosen: str | None,
-               season: str) -> ft.Control:
-    """Which games the board counts, as taps: each group, and all games on a laptop."""
+def group_choices(ctx: AppContext, groups: list[Group], chosen: str | None,
+                  season: str) -> list[ft.Control]:
+    """Which games the board counts, one full-width tap each: all games on a laptop,
+    then each group (the one on show marked); a community's hundreds go to Groups."""
     shown = groups if len(groups) <= MOST_GROUPS else [g for g in groups if g.id == chosen]
     choices: list[tuple[str | None, str]] = [(g.id, g.name) for g in shown]
     if not community(ctx.store):
         choices.insert(0, (None, "All games"))
     if len(shown) < len(groups):  # a community's hundreds: its list of groups to pick from
         choices.append(("more", f"All {len(groups)} groups"))
-    # Each as wide as its name (a wrapping row has no width to share out); no fixed
-    # height: a long name takes two lines on a small phone and the button grows.
-    return ft.Row([ft.OutlinedButton(
-        content=ft.Text(label, size=17, weight=ft.FontWeight.W_600), style=_choice(gid == chosen),
+    # No fixed height: a long name takes two lines on a small phone and the button grows.
+    return [ft.Row([ft.OutlinedButton(
+        content=ft.Text(label, size=17, weight=ft.FontWeight.W_600),
+        icon=ft.Icons.CHECK if gid == chosen else None, style=_choice(gid == chosen),
+        expand=True,
         on_click=lambda _e, g=gid: ctx.go("/groups" if g == "more"
-                                           else with_query("/ratings", season, g)))
-        for gid, label in choices], spacing=6, run_spacing=6, wrap=True)
+                                           else with_query("/ratings", season, g)))])
+        for gid, label in choices]
 
 
 def _choice(selected: bool) -> ft.ButtonStyle:
@@ -126,6 +129,21 @@ def _choice(selected: bool) -> ft.ButtonStyle:
     # 12 px above and below a 24 px line: 48 px, the small tap target, on one line.
     style.padding = ft.Padding.symmetric(horizontal=14, vertical=12)
     return style
+
+
+def board_title(ctx: AppContext, name: str, line: str, season: str, gid: str | None,
+                can_change: bool) -> ft.Control:
+    """The games the board counts as a title (a long name wraps, never cut), and the
+    way to other games: the ranking starts on the first screen, however many groups."""
+    title = ft.Column([
+        ft.Text(name, size=22, weight=ft.FontWeight.BOLD),
+        ft.Text(line, size=15)], spacing=0, expand=True)
+    if not can_change:
+        return title
+    return ft.Row([title, ft.OutlinedButton(
+        CHANGE, icon=ft.Icons.COMPARE_ARROWS, height=48,
+        on_click=lambda _e: ctx.go(with_query("/ratings", season, gid, pick="group")))],
+        spacing=8, vertical_alignment=ft.CrossAxisAlignment.START)
 
 
 def board_row(ctx: AppContext, rank: int, row: BoardRow, season: str,
@@ -171,26 +189,26 @@ def leaderboard_view(ctx: AppContext, query: dict[str, str]) -> ft.View:
     gid = None if group is None else group.id
     bar = app_bar(ctx, "Leaderboard", back_to="/")
     groups = visible_groups(ctx.store, ctx.actions.rights, ctx.actions.device)
-    body: list[ft.Control] = []
-    if groups:
-        body.append(groups_row(ctx, groups, gid, season))
-    if group is None and community(ctx.store):
+    picking = query.get("pick") == "group"
+    if picking or (group is None and community(ctx.store)):
         # Ann at one table is not Ann at another: a community's ratings are per group.
-        body.insert(0, ft.Text("Pick a group to see its leaderboard." if groups else
-                               NO_GROUP_OF_THIS_PHONE, size=17))
-        body.append(groups_button(ctx))
-        view = screen(route, bar, body)
+        first = ("Which games does the board count?" if picking else
+                 "Pick a group to see its leaderboard." if groups else
+                 NO_GROUP_OF_THIS_PHONE)
+        body: list[ft.Control] = [ft.Text(first, size=17),
+                                  *group_choices(ctx, groups, gid, season),
+                                  groups_button(ctx)]
+        shown = with_query(route, season, gid, pick="group") if picking else route
+        return _own_kind(screen(shown, bar, body))
+    games = plural(len(rated_folder(ctx.store).timeline(gid).steps), "finished game")
+    if group is not None:
+        name, line = group.name, f"{games} in this group"
     else:
-        if group is not None:
-            games = len(rated_folder(ctx.store).timeline(gid).steps)
-            body.append(ft.Column([
-                ft.Text(group.name, size=22, weight=ft.FontWeight.BOLD),
-                ft.Text(f"{plural(games, 'finished game')} in this group", size=15)],
-                spacing=0))
-        body.append(seasons_row(ctx, route, season, gid))
-        _board(ctx, body, season, gid, query.get("rows") == "all")
-        view = screen(with_query(route, season, gid), bar, body)
-    return _own_kind(view)
+        name, line = "All games", f"{games} on this server"
+    body = [board_title(ctx, name, line, season, gid, bool(groups)),
+            seasons_row(ctx, route, season, gid)]
+    _board(ctx, body, season, gid, query.get("rows") == "all")
+    return _own_kind(screen(with_query(route, season, gid), bar, body))
 
 
 def _own_kind(view: ft.View) -> ft.View:
@@ -225,7 +243,7 @@ def _board(ctx: AppContext, body: list[ft.Control], season: str, gid: str | None
             body.append(ft.Row([big_button(f"Show all {len(rows)} players",
                                            lambda _e: ctx.go(more), icon=ft.Icons.EXPAND_MORE,
                                            primary=False)]))
-    teams = "/group" if gid is None else f"/group/{gid}"
+    teams = "/group" if gid is None else f"/group/{gid}/teams"
     body.append(ft.Row([big_button("Fair teams", lambda _e: ctx.go(teams),
                                    icon=ft.Icons.GROUPS, primary=False)]))
     if gid is not None:

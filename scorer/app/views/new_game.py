@@ -18,7 +18,7 @@ from rules.replay import replay
 from scorer.app.context import AppContext
 from scorer.app.house_rule_text import changed_text
 from scorer.app.views.common import app_bar, own_kind, screen
-from scorer.app.views.for_group import ForGroup, for_group
+from scorer.app.views.for_group import AgainForGroup, ForGroup, again_for_group, for_group
 from scorer.app.views.house_rule_rows import rule_rows
 from scorer.app.views.play_to import TARGETS, PlayTo
 from scorer.app.widgets import (
@@ -52,6 +52,8 @@ class NewGameForm:
         self.error = ""
         self.again: tuple[str, int] | None = None
         """Play again: the finished game and the revision this phone saw it at."""
+        self.again_group: AgainForGroup | None = None
+        """Play again on a group's game: the group the next game counts for."""
         if again:
             self._prefill(again)
         elif seats:  # fair teams proposed them: seats 1 to 4, partners opposite
@@ -89,6 +91,7 @@ class NewGameForm:
         except (StoreError, ValueError):
             return
         self.again = (game_id, stored.revision)
+        self.again_group = again_for_group(self.ctx, game_id)
         self.names = list(game.players)
         if game.teams:
             self.teams = list(game.teams)
@@ -202,7 +205,9 @@ class NewGameForm:
             elif self.again is None:
                 made = self.ctx.actions.create_game(game_to_doc(game)).id
             else:
-                after = self.ctx.actions.play_again(*self.again, game_to_doc(game))
+                after = (self.ctx.actions.play_again(*self.again, game_to_doc(game))
+                         if self.again_group is None
+                         else self.again_group.start(self.again, game_to_doc(game)))
                 made = after.game_id
                 if not after.made:  # another phone tapped Start first: one game, not two
                     self.ctx.toast(str(NextGameExists(made)))
@@ -235,6 +240,8 @@ class NewGameForm:
                                       self.play_to.control, self._house_rules()]
         if self.group is not None:
             controls.insert(0, self.group.line())
+        elif self.again_group is not None:
+            controls.insert(0, self.again_group.line())
         if self.error:
             controls.append(notice(self.error, error=True))
         return controls

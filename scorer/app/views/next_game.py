@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import flet as ft
 
+from scorer.app import CONFIG
 from scorer.app.context import AppContext
 from scorer.app.theme import RADIUS
 from scorer.app.widgets import big_button
+from scorer.store.errors import StoreError
 
 STARTED = "Next game started"
 LINK = "Next game: open it"
@@ -41,3 +45,35 @@ def next_game_part(ctx: AppContext, game_id: str, next_id: str, live: bool,
         bgcolor=ft.Colors.TERTIARY_CONTAINER, border_radius=ft.BorderRadius.all(RADIUS),
         padding=12,
     )
+
+
+def night_to_come(ctx: AppContext, game_id: str) -> tuple[str, str] | None:
+    """(id, name) of the club night whose table played `game_id`, while the night has a
+    round to come: the table's next game is that round's, on the night's page, not a
+    game of its own. None for a game of no night, a night played out, a phone alone."""
+    if CONFIG.alone:
+        return None
+    from scorer.app.views.club import club  # a phone alone has no club nights
+
+    actions = club(ctx)
+    try:
+        event_id = actions.night_of_game(game_id)
+        if event_id is None:
+            return None
+        night = actions.service.get(event_id).night
+    except (StoreError, ValueError):
+        return None
+    return (event_id, night.name) if len(night.played) < night.rounds else None
+
+
+def night_buttons(ctx: AppContext, event_id: str, name: str,
+                  play_again: Callable[[], None]) -> list[ft.Control]:
+    """Under a finished club night game: the night's next round first; a game outside
+    the night is still a tap away."""
+    return [
+        ft.Row([big_button("Next round: club night", lambda _e: ctx.go(f"/club/{event_id}"),
+                           icon=ft.Icons.ARROW_FORWARD, tooltip=f"The next round of {name}")]),
+        ft.Row([ft.TextButton("Play again outside the night", icon=ft.Icons.REPLAY,
+                              height=44, on_click=lambda _e: play_again())],
+               alignment=ft.MainAxisAlignment.CENTER),
+    ]

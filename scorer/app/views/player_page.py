@@ -79,6 +79,8 @@ def player_view(ctx: AppContext, name: str, query: dict[str, str]) -> ft.View:
     points = history(timeline, key)
     now = points[-1]
     shown = timeline.name(key)
+    # Titled as the board writes the player ("ann" typed in the address is Ann).
+    bar = app_bar(ctx, shown, back_to=with_query("/ratings", season, gid))
     head = f"Rating {rating_text(now.rating)}"
     if len(points) < PROVISIONAL_GAMES:
         head += f" · provisional ({len(points)} of {PROVISIONAL_GAMES} games)"
@@ -96,7 +98,8 @@ def player_view(ctx: AppContext, name: str, query: dict[str, str]) -> ft.View:
     if row is None or not partners:
         body.append(ft.Text("No finished games in this season.", size=16))
     else:
-        label = "All games" if season == ALL_GAMES else dict(SEASONS)[season]
+        # Not "All games", the name of a button elsewhere: the season, as its tap says.
+        label = "Over all seasons" if season == ALL_GAMES else dict(SEASONS)[season]
         body.append(ft.Text(f"{label}: {plural(row.games, 'game')}, "
                             f"{plural(row.wins, 'win')}\n"
                             f"{points_line(row.points_for, row.points_against)}", size=16))

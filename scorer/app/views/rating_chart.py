@@ -36,6 +36,14 @@ def _step(span: float) -> int:
     return 100
 
 
+def game_step(last_game: int) -> int:
+    """Games between two numbers under the chart: a round step, at most 8 numbers."""
+    for base in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000):
+        if last_game / base <= 8:
+            return base
+    return 10_000
+
+
 def rating_chart(name: str, points: list[Point], dark: bool) -> ft.Control:
     """One line from 0 (where everyone starts): the rating after each game; 0 dashed."""
     shown = _thinned(points)
@@ -60,8 +68,10 @@ def rating_chart(name: str, points: list[Point], dark: bool) -> ft.Control:
     left = fch.ChartAxis(label_size=36, labels=[
         fch.ChartAxisLabel(value=v, label=ft.Text(str(v), size=11, color=muted))
         for v in range(bottom_y, top_y + 1, step)])
-    every = max(1, -(-last_game // 8))
-    bottom = fch.ChartAxis(label_size=22, labels=[
+    every = game_step(last_game)
+    # The chart draws a label only where its own spacing falls: without one given, it
+    # picked its own (at 345 games, none of 44, 88... was drawn).
+    bottom = fch.ChartAxis(label_size=22, label_spacing=every, labels=[
         fch.ChartAxisLabel(value=g, label=ft.Text(str(g), size=11, color=muted))
         for g in range(every, last_game + 1, every)])
     chart = fch.LineChart(

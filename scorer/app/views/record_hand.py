@@ -16,6 +16,7 @@ from scorer.app import CONFIG
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import BAIT, MADE, RADIUS, SMALL_TAP
+from scorer.app.unsaved import NOT_SAVED
 from scorer.app.views.common import app_bar, message_view, screen
 from scorer.app.views.conflict import conflict_view, sync_clash_view
 from scorer.app.views.kept import Kept
@@ -48,6 +49,7 @@ from scorer.recording.draft import (
     preview_draft,
     trump_options,
 )
+from scorer.recording.kept_save import kept_text
 from scorer.reference.sections import title_of
 from scorer.store.errors import StaleRevision, StoreError
 from scorer.text.trail import change_text
@@ -143,8 +145,10 @@ class RecordHand:
                                    fit=ft.StackFit.EXPAND,
                                    height=PREVIEW_HEIGHT - (8 if small else 0))
         label = "Save hand" if index is None else f"Save hand {index + 1}"
-        self.save_control = big_button(label, lambda _e: self.save(), icon=ft.Icons.CHECK,
+        self.save_control = big_button(label, self.save_tapped, icon=ft.Icons.CHECK,
                                        height=52)
+        self._saving = False
+        """A Save is on its way (a second tap waits for it)."""
         self.body = ft.Column(spacing=18)
         self.save_button = ft.Row([ft.Column([self.ruling_box, ft.Row([self.save_control])],
                                              spacing=8, expand=True)])
@@ -207,22 +211,45 @@ class RecordHand:
         if self.run_seat is not None:
             self.set(self.draft.toggle_card(self.run_seat, card))
 
-    def save(self) -> None:
-        shown = preview_draft(self.model.game, self.draft, self.index)
+    async def save_tapped(self, _e: object = None) -> None:
+        """Save: the phone keeps the hand before the store sees it, so that a server
+        going away meanwhile cannot lose it (`scorer.app.unsaved`), then the save."""
+        if self._saving:
+            return
+        draft = self.draft
+        if not preview_draft(self.model.game, draft, self.index).ready:
+            self.save(draft)  # says what is missing
+            return
+        self._saving = True
+        try:
+            # Saved on the revision on show (`record_hand_view` moved the place to it).
+            self.place = self.place.model_copy(update={"revision": self.model.stored.revision,
+                                                       "unsaved": False})
+            self.ctx.places[self.key] = self.place
+            await self.ctx.actions.keep_unsaved(
+                self.key, kept_text(self.model.id, self.index, self.place, draft))
+            self.save(draft)
+        finally:
+            self._saving = False
+
+    def save(self, draft: HandDraft | None = None) -> None:
+        """Save `draft` (the hand on show by default), on the revision on show."""
+        draft = self.draft if draft is None else draft
+        shown = preview_draft(self.model.game, draft, self.index)
         if not shown.ready:
             self.problem = shown.text
             self.render()
             return
-        hand = hand_to_doc(self.draft.build())
+        hand = hand_to_doc(draft.build())
         try:
             self.ctx.actions.save_hand(self.model, hand, self.index)
         except StaleRevision as exc:
             # Another phone changed the game since this screen was drawn: nothing was
             # saved. The same hand saved there is done; anything else is shown to the
             # player before any save (`record_hand_view` draws it from the store).
-            self.ctx.drafts[self.key] = self.draft
+            self.ctx.drafts[self.key] = draft
             current = GameModel.load(exc.current)
-            found = assess(self.place, self.draft, current.game, current.stored.revision)
+            found = assess(self.place, draft, current.game, current.stored.revision)
             if found.clash is Clash.SAME:
                 self.ctx.forget_draft(self.key)
                 self.ctx.tell(self.model.id, f"Hand {self.place.number} was already recorded "
@@ -253,6 +280,8 @@ class RecordHand:
                           + "; ".join(self.place.told) + ". Check it, then save.",
                           icon=ft.Icons.INFO)
             self.body.controls.insert(0, told)
+        if self.place.unsaved:  # put back after the server went away (`app.unsaved`)
+            self.body.controls.insert(0, notice(NOT_SAVED))
         self.trump_part.controls = self._trump_section()
         self.ending_row.controls = self._ending_toggles()
         self.points_anchor.controls = section_controls("Trick points", self.ending_row,

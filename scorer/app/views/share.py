@@ -48,9 +48,11 @@ def share_panel(ctx: AppContext, model: GameModel) -> ft.Control:
     url = urls[0]
     code = ctx.actions.table_code(model.id)
     room = int(ctx.page.height or 1000) - (ROOM_BESIDE_QR if code is not None else 400)
-    # No other phone can open an address of this machine only: its code is drawn
-    # small, and the warning in its place fits.
-    qr = LOCAL_QR if is_local(url) else max(SMALLEST_QR, min(QR_SIZE, room))
+    # A laptop listening on this machine only: no other phone can open its address, so
+    # its code is drawn small and the advice in its place fits. Never on a server
+    # behind a proxy or with a public address (the advice would bypass the proxy).
+    only_here = CONFIG.reach.only_here(url)
+    qr = LOCAL_QR if only_here else max(SMALLEST_QR, min(QR_SIZE, room))
     parts: list[ft.Control] = [
         ft.Container(
             # A data: address, not raw bytes: on a phone's plain-HTTP LAN page
@@ -66,12 +68,13 @@ def share_panel(ctx: AppContext, model: GameModel) -> ft.Control:
     ]
     # No phone can follow an address of this machine only: the warning says so in
     # place of "Scan it" (both did not fit a 360x640 phone's dialog).
-    if is_local(url):
+    if only_here:
         parts.append(ft.Text("This server only listens on this machine: start it without "
                              "--host 127.0.0.1 so phones can connect.", size=14,
                              color=ft.Colors.ERROR, text_align=ft.TextAlign.CENTER))
     else:
-        parts.append(ft.Text("Scan it with a phone on the same Wi‑Fi to follow the score.",
+        where = "" if CONFIG.reach.public or ctx.via_proxy else " on the same Wi‑Fi"
+        parts.append(ft.Text(f"Scan it with a phone{where} to follow the score.",
                              size=14, text_align=ft.TextAlign.CENTER,
                              color=ft.Colors.ON_SURFACE_VARIANT))
     others = [u for u in urls[1:] if not is_local(u)]

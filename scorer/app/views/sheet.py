@@ -9,6 +9,7 @@ import flet as ft
 
 from rules.history import HandEntry
 from rules.replay import HandResult
+from scorer.app import CONFIG
 from scorer.app.context import AppContext
 from scorer.app.game_lines import NO_BREAK
 from scorer.app.game_view_model import GameModel
@@ -18,7 +19,7 @@ from scorer.app.views.chances import chance_line, chance_text
 from scorer.app.views.common import app_bar, keyed, message_view, screen
 from scorer.app.views.for_group import group_link, group_of_game
 from scorer.app.views.kept import Kept
-from scorer.app.views.next_game import next_game_part
+from scorer.app.views.next_game import next_game_part, night_buttons, night_to_come
 from scorer.app.views.race_chart import race_panel
 from scorer.app.views.share import share_button, share_icon
 from scorer.app.views.sheet_trail import history_lines, notices_card, undone_panel
@@ -210,6 +211,14 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
     try:
         model = GameModel.load(ctx.store.get_game(game_id))
     except (StoreError, ValueError) as exc:
+        sync = CONFIG.phone_sync
+        if over is None and sync is not None and sync.synced(game_id):
+            # A server's game this phone follows: on its way (or the server's word on it).
+            return message_view(ctx, route, "Score sheet", str(exc))
+        if over is None and CONFIG.alone and CONFIG.server_game == game_id:
+            from scorer.app.views.server_game import server_game_view
+
+            return server_game_view(ctx, game_id)  # a server's game this phone does not keep
         return over or message_view(ctx, route, "Game not found", str(exc))
     replay = model.replay
     ctx.take_news(model)
@@ -288,8 +297,12 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
 
     buttons: list[ft.Control] = []
     if replay.winner is not None:
-        buttons.append(ft.Row([big_button("Play again", lambda _e: play_again(ctx, game_id),
-                                          icon=ft.Icons.REPLAY)]))
+        night = night_to_come(ctx, game_id)
+        if night is not None:  # a club night's table: its next game is the next round's
+            buttons.extend(night_buttons(ctx, *night, lambda: play_again(ctx, game_id)))
+        else:
+            buttons.append(ft.Row([big_button("Play again", lambda _e: play_again(ctx, game_id),
+                                              icon=ft.Icons.REPLAY)]))
     elif editable:
         buttons.append(kept.part("record", route, lambda: ft.Row([big_button(
             "Record hand", lambda _e: ctx.go(f"{route}/hand"), icon=ft.Icons.EDIT_NOTE,

@@ -17,6 +17,7 @@ from rules.stats import (
     StatsFilter,
     compute_stats,
     display_names,
+    player_key,
 )
 from scorer.app import CONFIG
 from scorer.app.context import AppContext
@@ -25,7 +26,9 @@ from scorer.app.theme import RADIUS
 from scorer.app.views.common import app_bar, message_view, screen
 from scorer.app.widgets import big_button, section, small_toggle
 from scorer.rights import NotAllowed
-from scorer.stats import RenameError, hands_csv, rename_player
+from scorer.stats import hands_csv, rename_player
+from scorer.stats.renaming import RenameResult
+from scorer.store.errors import StoreError
 
 #: Date ranges offered as taps (no typing at the table): label -> days back (None: all).
 PERIODS: tuple[tuple[str, int | None], ...] = (
@@ -116,17 +119,20 @@ class StatisticsScreen:
     def fill(self) -> None:
         # One pass over the stored games serves the figures and the player picker.
         games = self.service.played_games()
+        spelled: dict[str, str] = {}
         if self.group is not None:
             held = set(self.group.games)
             games = [g for g in games if g.game_id in held]
             self.counted = [g.game_id for g in games]
+            # A member is written as the group writes them, whatever a game typed.
+            spelled = {player_key(m): m for m in self.group.members}
         else:  # on a community: this phone's games only (checked here, on the server)
             sight = self.ctx.actions.sight()
             if not sight.everything:
                 games = [g for g in games if sight.sees(g.game_id)]
             self.counted = None if sight.everything else [g.game_id for g in games]
-        self.names = sorted(display_names(games).values(), key=str.casefold)
-        self.body.controls = self.controls(compute_stats(games, self.wanted()))
+        self.names = sorted(display_names(games, spelled).values(), key=str.casefold)
+        self.body.controls = self.controls(compute_stats(games, self.wanted(), spelled))
 
     def render(self) -> None:
         """Redraw in place after a tap (the screen is on the page by then)."""
@@ -195,11 +201,13 @@ class StatisticsScreen:
                        ft.Text(right, size=15)])
 
     def _player_card(self, p: PlayerStats) -> ft.Control:
-        head = ft.Row([
-            ft.Text(p.name, size=17, weight=ft.FontWeight.BOLD, expand=True),
-            ft.IconButton(ft.Icons.EDIT, tooltip=f"Rename {p.name}",
-                          on_click=lambda _e, name=p.name: self._rename_dialog(name)),
-        ])
+        head = ft.Row([ft.Text(p.name, size=17, weight=ft.FontWeight.BOLD, expand=True)])
+        # In a group, renaming is its keeper's (once, for the group's games); the server
+        # checks it again at the rename.
+        if self.group is None or self.group.keeper:
+            head.controls.append(ft.IconButton(
+                ft.Icons.EDIT, tooltip=f"Rename {p.name}",
+                on_click=lambda _e, name=p.name: self._rename_dialog(name)))
         return ft.Container(
             content=ft.Column([head, *(ft.Text(line, size=14) for line in player_lines(p))],
                               spacing=2),
@@ -248,16 +256,20 @@ class StatisticsScreen:
         return True
 
     def rename(self, old: str, new: str) -> None:
-        """Re-label every game this phone may change; say what was left and why."""
+        """Re-label every game this phone may change; say what was left and why. In a
+        group: the keeper renames the member in the group's games and its list."""
         ctx = self.ctx
         try:
-            result = rename_player(ctx.store, old, new, allowed=self._may_change,
-                                   by=ctx.actions.label(), among=self.counted)
-        except RenameError as exc:
+            if self.group is not None:
+                result = self._rename_member(old, new)
+            else:
+                result = rename_player(ctx.store, old, new, allowed=self._may_change,
+                                       by=ctx.actions.label(), among=self.counted)
+                for game_id in result.renamed:
+                    ctx.actions.changed(game_id)
+        except (ValueError, StoreError) as exc:  # RenameError, NotKeeper, BadGroup
             ctx.toast(str(exc), error=True)
             return
-        for game_id in result.renamed:
-            ctx.actions.changed(game_id)
         message = f"{old} is now {new.strip()} in {_plural(len(result.renamed), 'game')}."
         if result.skipped:
             message += f" {_plural(len(result.skipped), 'game')} left as they were: " + \
@@ -268,11 +280,25 @@ class StatisticsScreen:
         self.render()
 
 
+    def _rename_member(self, old: str, new: str) -> RenameResult:
+        from scorer.app.group_actions import GroupActions  # a phone alone has no groups
+
+        assert self.group is not None
+        after, result = GroupActions(self.ctx.actions, self.ctx.address).rename_member(
+            self.group.id, old, new)
+        self.group = self.group._replace(members=after.members)
+        return result
+
+
 class GroupGames(NamedTuple):
-    """What the screen needs of a group: its name and its games' ids."""
+    """What the screen needs of a group: its name, its games' ids, its members as it
+    spells them, its id and whether this phone keeps it (renames are a keeper's)."""
 
     name: str
     games: tuple[str, ...]
+    members: tuple[str, ...] = ()
+    id: str = ""
+    keeper: bool = False
 
 
 NO_GROUP = "There is no such group. Its address may be cut short: ask its keeper for it again."
@@ -300,10 +326,12 @@ def _group(ctx: AppContext, group_id: str) -> GroupGames | None:
         return None
     # Here, not at the top: a phone alone's site leaves the groups out.
     from scorer.app.group_access import get_groups
+    from scorer.app.group_actions import GroupActions
     from scorer.groups import GroupNotFound
 
     try:
         group = get_groups(ctx.store).get(group_id)
     except GroupNotFound:
         return None
-    return GroupGames(group.name, group.games)
+    keeper = GroupActions(ctx.actions, ctx.address).keeps(group.id)
+    return GroupGames(group.name, group.games, group.members, group.id, keeper)

@@ -42,30 +42,36 @@ def at_club(ctx: AppContext, game_id: str) -> bool:
 
 class CodeEntry:
     """One box per digit and a number pad; the code is tried when the last digit is in.
+    The same pad for every code a phone enters (table, host, organiser, keeper): no
+    keyboard, no space to get wrong, and the server reads the code as its digits anyway.
 
     Only the boxes and the message are redrawn on a key press: the pad stays
     the same control, so quick taps are never lost on a half-redrawn pad.
     """
 
-    def __init__(self, ctx: AppContext, game_id: str, on_granted: Callable[[], None], *,
-                 host: bool = False) -> None:
+    def __init__(self, ctx: AppContext, length: int, intro: str,
+                 attempt: Callable[[str], None], on_granted: Callable[[], None]) -> None:
         self.ctx = ctx
-        self.game_id = game_id
+        self.length = length
+        self.attempt = attempt
+        """Tries the code on the server; raises a StoreError (WrongCode, TooManyTries...)."""
         self.on_granted = on_granted
-        self.host = host
-        self.length = HOST_CODE_DIGITS if host else CODE_DIGITS
         self.digits = ""
         self.error = ""
+        # Two rows of boxes (a long code) are a little lower: the pad stays on a
+        # 360x640 screen.
+        box_height = 56 if length <= CODE_DIGITS else 48
         self.boxes = [
             ft.Container(
                 content=ft.Text("", size=26, weight=ft.FontWeight.BOLD),
-                width=40, height=56, alignment=ft.Alignment.CENTER,
+                width=40, height=box_height, alignment=ft.Alignment.CENTER,
                 border_radius=ft.BorderRadius.all(RADIUS),
                 bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
             )
             for _ in range(self.length)
         ]
-        # At most six boxes a row: ten in one would not fit a phone.
+        # At most six boxes a row: ten (or eight) in one would not fit a phone; the
+        # halves are the code as it is shown ("7301 4914").
         per_row = self.length if self.length <= CODE_DIGITS else -(-self.length // 2)
         self.typed = ft.Semantics(content=ft.Column([
             ft.Row(list[ft.Control](self.boxes[start:start + per_row]), spacing=6,
@@ -74,8 +80,6 @@ class CodeEntry:
         self.message = ft.Text("", size=15, color=ft.Colors.ERROR, weight=ft.FontWeight.W_600,
                                visible=False)
         self._draw()
-        intro = (host_intro(ctx) if host else CLUB_INTRO if at_club(ctx, game_id)
-                 else GAME_INTRO)
         self.column = ft.Column([
             ft.Text(intro, size=15),
             self.typed,
@@ -103,15 +107,12 @@ class CodeEntry:
     def submit(self) -> None:
         code, self.digits = self.digits, ""
         try:
-            if self.host:
-                self.ctx.actions.enter_host_code(code)
-            else:
-                self.ctx.actions.enter_code(self.game_id, code)
+            self.attempt(code)
         except CodeSent as exc:  # a phone keeping the game: the server's answer redraws it
             self.ctx.page.pop_dialog()
             self.ctx.toast(str(exc))
             return
-        except StoreError as exc:  # WrongCode, TooManyTries, NotAllowed, NeedsNetwork
+        except StoreError as exc:  # WrongCode, TooManyTries, NotAllowed, NotKeeper, NeedsNetwork...
             self.error = str(exc)
             self.render()
             return
@@ -134,23 +135,40 @@ class CodeEntry:
             self.message.update()
 
 
+def table_code_entry(ctx: AppContext, game_id: str, on_granted: Callable[[], None], *,
+                     host: bool = False) -> CodeEntry:
+    """The pad for a game's table code, or (`host`) the server's host code."""
+    if host:
+        return CodeEntry(ctx, HOST_CODE_DIGITS, host_intro(ctx), ctx.actions.enter_host_code,
+                         on_granted)
+    intro = CLUB_INTRO if at_club(ctx, game_id) else GAME_INTRO
+    return CodeEntry(ctx, CODE_DIGITS, intro,
+                     lambda code: ctx.actions.enter_code(game_id, code), on_granted)
+
+
+def code_dialog(ctx: AppContext, title: str, entry: CodeEntry,
+                more: list[ft.Control] | None = None) -> None:
+    """A code's pad as a dialog over the screen (`more`: buttons before Cancel)."""
+    ctx.page.show_dialog(ft.AlertDialog(
+        title=ft.Text(title, size=20),
+        content=ft.Container(content=entry.column, width=320),
+        content_padding=ft.Padding.only(left=16, right=16, top=12, bottom=0),
+        scrollable=True,
+        actions=[*(more or []),
+                 ft.TextButton("Cancel", on_click=lambda _e: ctx.page.pop_dialog())],
+    ))
+
+
 def show_code_entry(ctx: AppContext, game_id: str) -> None:
-    """The code entry as a dialog over the sheet."""
+    """The table code's entry as a dialog over the sheet."""
 
     def granted() -> None:
         ctx.page.pop_dialog()
         ctx.toast("This phone can now record hands.")
         ctx.router_refresh()
 
-    entry = CodeEntry(ctx, game_id, granted)
-    ctx.page.show_dialog(ft.AlertDialog(
-        title=ft.Text("Enter the table code", size=20),
-        content=ft.Container(content=entry.column, width=320),
-        content_padding=ft.Padding.only(left=16, right=16, top=12, bottom=0),
-        scrollable=True,
-        actions=[ft.TextButton("I am the host", on_click=lambda _e: _to_host(ctx)),
-                 ft.TextButton("Cancel", on_click=lambda _e: ctx.page.pop_dialog())],
-    ))
+    code_dialog(ctx, "Enter the table code", table_code_entry(ctx, game_id, granted),
+                [ft.TextButton("I am the host", on_click=lambda _e: _to_host(ctx))])
 
 
 def _to_host(ctx: AppContext) -> None:
@@ -183,7 +201,7 @@ def host_view(ctx: AppContext) -> ft.View:
         ctx.toast("This phone is now the host: it holds every game.")
         ctx.router_refresh()
 
-    entry = CodeEntry(ctx, "", granted, host=True)
+    entry = table_code_entry(ctx, "", granted, host=True)
     return screen(route, bar, [
         ft.Text("Enter the host code", size=18, weight=ft.FontWeight.W_600),
         entry.column,
@@ -212,7 +230,7 @@ def locked_view(ctx: AppContext, route: str, game_id: str) -> ft.View:
     """A screen that needs edit rights, opened on a phone without them."""
     if not ctx.actions.identified:
         return message_view(ctx, route, "One moment", CHECKING)
-    entry = CodeEntry(ctx, game_id, ctx.router_refresh)
+    entry = table_code_entry(ctx, game_id, ctx.router_refresh)
     bar = app_bar(ctx, "Enter the table code", back_to=f"/game/{game_id}")
     return screen(route, bar, [
         ft.Text(WATCHING + ".", size=17, weight=ft.FontWeight.W_600),

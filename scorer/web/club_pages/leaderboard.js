@@ -42,7 +42,12 @@ function draw(state) {
   $("empty").hidden = state.players.length > 0;
   rows = state.players.map((p) => {
     const tr = document.createElement("tr");
-    const who = cell(p.player, "who");
+    // The name ends in "…" where it must; the mark beside it is never cut.
+    const who = cell("", p.provisional ? "who marked" : "who");
+    const name = document.createElement("span");
+    name.className = "nm";
+    name.textContent = p.player;
+    who.append(name);
     if (p.provisional) {
       const mark = document.createElement("span");
       mark.className = "prov";
