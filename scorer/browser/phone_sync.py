@@ -165,6 +165,9 @@ class PhoneSyncing:
 
     # -- what the screens read (scorer.sync.phone.PhoneSync) --------------------------------
 
+    def meets_server(self) -> bool:
+        return self._meets
+
     def synced(self, game_id: str) -> bool:
         return self.games.key(game_id) is not None
 

@@ -61,6 +61,10 @@ class PhoneSync(Protocol):
         shown under) or the line every sheet shows (the page's one session, its router)."""
         ...
 
+    def meets_server(self) -> bool:
+        """The server has answered this phone's Hello once (it speaks sync)."""
+        ...
+
     def synced(self, game_id: str) -> bool:
         """Whether the game is a server's (or started here to be sent to one)."""
         ...

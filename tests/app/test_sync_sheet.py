@@ -40,6 +40,9 @@ class FakeSync:
               ) -> None:
         return None
 
+    def meets_server(self) -> bool:
+        return True
+
     def synced(self, game_id: str) -> bool:
         return game_id == self.game
 

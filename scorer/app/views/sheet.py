@@ -212,7 +212,8 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
         model = GameModel.load(ctx.store.get_game(game_id))
     except (StoreError, ValueError) as exc:
         sync = CONFIG.phone_sync
-        if over is None and sync is not None and sync.synced(game_id):
+        if (over is None and sync is not None and sync.synced(game_id)
+                and sync.meets_server()):
             # A server's game this phone follows: on its way (or the server's word on it).
             return message_view(ctx, route, "Score sheet", str(exc))
         if over is None and CONFIG.alone and CONFIG.server_game == game_id:
