@@ -153,7 +153,7 @@ def _trim(cache_dir: Path, keep: int = MAX_WHEELS) -> None:
 
 
 NO_PIP = ("building the site needs pip, and neither pip nor uv was found: install uv "
-          "(the README says how) and run the command with `uv run`, or install pip")
+          "(the README says how) and run the command with 'uv run', or install pip")
 
 
 def _pip() -> list[str]:

@@ -6,22 +6,12 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any, cast
 
-import flet as ft
 import pytest
 
 from scorer.app import CONFIG
 from scorer.app.router import RATINGS_ALONE, Router, compiled_routes
 from scorer.app.views.chances import chance_line
-
-
-def texts(control: Any) -> list[str]:
-    found = [control.value] if isinstance(control, ft.Text) and control.value else []
-    for name in ("content", "controls", "title"):
-        part = getattr(control, name, None)
-        for child in part if isinstance(part, list) else [part]:
-            if isinstance(child, ft.BaseControl):
-                found += texts(child)
-    return found
+from tests.fake_phone import texts
 
 
 @pytest.mark.parametrize("route", ["/ratings", "/ratings?season=month", "/player/Ann",

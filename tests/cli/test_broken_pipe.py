@@ -68,6 +68,7 @@ def _commands(data: Path, event_id: str, game: Path) -> list[list[str]]:
     ]
 
 
+@pytest.mark.slow  # every command, each in a process of its own
 def test_every_command_ends_quietly_when_the_reader_leaves(
         night: tuple[Path, str, Path]) -> None:
     for argv in _commands(*night):

@@ -15,6 +15,8 @@ Fixtures
                     fails when a page asked another host, got an answer >= 400
                     or a request failed (@pytest.mark.server_stops: a test that
                     stops its server on purpose lets failed requests pass).
+                    Its pages' sockets are followed: table_steps.tap waits for
+                    the server's answer to a tap, not a fixed pause.
 
 Helper fixtures (each returns a function; importing from a conftest is fragile)
     open_app            open_app(page, url, first_text="Tarabish",
@@ -46,7 +48,7 @@ from urllib.parse import urlsplit
 import pytest
 from page_requests import RequestWatch
 from playwright.sync_api import BrowserContext, Page, Request
-from table_steps import Phone
+from table_steps import Phone, follow_answers
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS_DIR = REPO_ROOT / "test-artifacts"
@@ -249,7 +251,7 @@ def new_context(new_context: Callable[..., BrowserContext],
     watch = RequestWatch()
 
     def make(**kwargs: Any) -> BrowserContext:
-        return watch.watch(new_context(**kwargs))
+        return follow_answers(watch.watch(new_context(**kwargs)))
 
     yield make
     stops = request.node.get_closest_marker("server_stops") is not None

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import subprocess
 import sys
+import weakref
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, WebSocket, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 
@@ -112,28 +116,80 @@ def type_into(page: Page, label: str, text: str) -> None:
     """
     box = page.get_by_role("textbox", name=label)
     for _attempt in range(3):
-        box.click()
-        page.wait_for_timeout(HUMAN_PAUSE_MS)
+        tapped(page, box.click)
+        expect(box, f"the box {label!r} to take the keyboard").to_be_focused()
         page.keyboard.press("Control+A")
         page.keyboard.type(text, delay=30)
         try:
-            expect(box).to_have_value(text, timeout=2_000)
+            # A busy machine redraws late: wait for the value long enough not to take a
+            # late redraw for a lost key (retyping is harmless, Control+A comes first).
+            expect(box).to_have_value(text, timeout=5_000)
             return
         except AssertionError:
             continue
-    expect(box).to_have_value(text)
+    expect(box, f"{text!r} typed into the box {label!r}").to_have_value(text)
 
 
 HUMAN_PAUSE_MS = int(os.environ.get("TARABISH_TAP_PAUSE_MS", "250"))
 """A thumb does not tap twice in a few milliseconds; the screen redraws between taps.
-TARABISH_TAP_PAUSE_MS=40 runs the browser tests with quick thumbs."""
+The most a tap waits for the server's answer (`tapped`), and the pause after a tap
+on a page without the app's socket. TARABISH_TAP_PAUSE_MS=40: quick thumbs."""
+
+
+@dataclass
+class _Link:
+    """A page's latest websocket (the app's; a reconnect makes a new one) and how many
+    frames its sockets have received."""
+
+    socket: WebSocket | None = None
+    frames: int = 0
+
+    def follow(self, socket: WebSocket) -> None:
+        self.socket = socket
+        socket.on("framereceived", self._count)
+
+    def _count(self, _frame: object) -> None:
+        self.frames += 1
+
+
+_LINKS: weakref.WeakKeyDictionary[Page, _Link] = weakref.WeakKeyDictionary()
+DRAWN = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Two animation frames: Flutter has applied what arrived before the first and drawn it."""
+
+
+def follow_answers(context: BrowserContext) -> BrowserContext:
+    """Count what the server sends each page of `context`, so that `tap` waits for the
+    server's answer instead of a fixed pause (tests/e2e/conftest.py's `new_context`)."""
+
+    def on_page(page: Page) -> None:
+        page.on("websocket", _LINKS.setdefault(page, _Link()).follow)
+
+    context.on("page", on_page)
+    return context
+
+
+def tapped(page: Page, click: Callable[[], None]) -> None:
+    """`click()`, then wait for the server's answer: a frame on the page's socket (a tap
+    is an event the server answers with the redrawn controls), at most HUMAN_PAUSE_MS,
+    which a tap that changes nothing on screen waits whole. Without a followed socket
+    (a page not made by `new_context`, the phone-alone site): the pause itself."""
+    link = _LINKS.get(page)
+    before = link.frames if link is not None else 0
+    click()
+    if link is None or link.socket is None or link.socket.is_closed():
+        page.wait_for_timeout(HUMAN_PAUSE_MS)
+        return
+    if link.frames == before:  # events arrive only while Playwright is called: no race
+        with contextlib.suppress(PlaywrightTimeoutError):
+            link.socket.wait_for_event("framereceived", timeout=HUMAN_PAUSE_MS)
+    # The answer is drawn at the next frames: the next tap must find the new controls.
+    page.evaluate(DRAWN)
 
 
 def tap(page: Page, name: str | re.Pattern[str], exact: bool = True) -> None:
     button = page.get_by_role("button", name=name, exact=exact) if isinstance(name, str) \
         else page.get_by_role("button", name=name)
-    button.first.click()
-    page.wait_for_timeout(HUMAN_PAUSE_MS)
+    tapped(page, button.first.click)
 
 
 def see(page: Page, text: str | re.Pattern[str], timeout: float = 10_000) -> None:
@@ -153,8 +209,8 @@ def record_counted_hand(page: Page, caller: str, suit: str, digits: str,
     tap(page, f"{caller} called")
     tap(page, re.compile(suit))
     if counted_by:
-        page.get_by_role("button", name=re.compile(f"^{counted_by}.*tap to type")).click()
-        page.wait_for_timeout(HUMAN_PAUSE_MS)
+        tapped(page, page.get_by_role("button",
+                                      name=re.compile(f"^{counted_by}.*tap to type")).click)
     type_points(page, digits)
     tap(page, "Save hand")
     see(page, "Undo last hand")

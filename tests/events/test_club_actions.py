@@ -5,38 +5,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
 
 import pytest
 
-from scorer.app.actions import TableActions
 from scorer.app.club_actions import ClubActions
 from scorer.app.event_access import get_events
 from scorer.events.model import EventSpec, Format
 from scorer.events.organisers import NotOrganiser, TooManyTries, WrongCode
 from scorer.rights import get_rights
 from scorer.store.game_store import GameStore
+from tests.fake_phone import club_phone
 
 TEAMS = (("Ann", "Bob"), ("Cid", "Dee"), ("Eve", "Fay"), ("Gus", "Hal"))
 
 
-class Page:
-    pubsub = SimpleNamespace(send_others_on_topic=lambda *_a: None)
-    url = "http://192.168.1.20:8550/club"
-    route = "/club"
-
-    def run_task(self, *_a: Any) -> None:
-        raise RuntimeError("no session")
-
-
 def phone(store: GameStore, device: str, address: str) -> ClubActions:
-    ctx: Any = SimpleNamespace(page=Page(), store=store, router_refresh=lambda: None,
-                               game_changed=lambda _g: None, address=address)
-    actions = TableActions(ctx)
-    actions.device = device
-    ctx.actions = actions
-    return ClubActions(actions, address)
+    return club_phone(store, device, address)
 
 
 @pytest.fixture

@@ -5,9 +5,7 @@ database, and a progressive night's partners are the fairest the ratings allow."
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,7 +14,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ratings"))
 
 from ratings_docs import game_doc
 
-from scorer.app.actions import TableActions
 from scorer.app.club_actions import ClubActions
 from scorer.app.group_access import get_groups
 from scorer.backends import backends_of
@@ -24,27 +21,11 @@ from scorer.events.model import EventSpec, Format
 from scorer.events.service import EventService
 from scorer.groups.model import NotKeeper
 from scorer.store.game_store import GameStore
+from tests.fake_phone import club_phone
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
 KEEPER = "keeper-token-00000000000001"
 STRANGER = "stranger-token-000000000001"
-
-
-@pytest.fixture(params=["folder", "postgresql"])
-def games(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
-    """A data folder's games, or a community's (its groups and nights in its database)."""
-    if request.param == "folder":
-        with GameStore(tmp_path / "data") as store:
-            yield store
-        return
-    from scorer.store.database import Database
-    from scorer.store.pg_games import PgGameStore
-
-    db = Database(request.getfixturevalue("pg_url"))
-    try:
-        yield PgGameStore(db, data_dir=tmp_path / "caches")
-    finally:
-        db.close()
 
 
 def service_of(store: Any) -> EventService:
@@ -56,10 +37,10 @@ def spec(group: str | None, fmt: Format = Format.PROGRESSIVE) -> EventSpec:
                      group=group)
 
 
-def test_the_games_of_a_night_join_its_group(games: Any) -> None:
-    groups = backends_of(games).groups()
+def test_the_games_of_a_night_join_its_group(store: Any) -> None:
+    groups = backends_of(store).groups()
     group, _code = groups.create("Friday bish", keeper=KEEPER)
-    service = service_of(games)
+    service = service_of(store)
     stored, _ = service.create(spec(group.id), device=KEEPER)
     assert stored.night.group == group.id
     stored = service.start_round(stored.id)
@@ -70,15 +51,15 @@ def test_the_games_of_a_night_join_its_group(games: Any) -> None:
     assert {m.casefold() for m in kept.members} == {p.casefold() for p in PLAYERS}
 
 
-def test_a_paper_game_imported_for_a_table_joins_the_group(games: Any) -> None:
-    groups = backends_of(games).groups()
+def test_a_paper_game_imported_for_a_table_joins_the_group(store: Any) -> None:
+    groups = backends_of(store).groups()
     group, _code = groups.create("Friday bish")
-    service = service_of(games)
+    service = service_of(store)
     stored, _ = service.create(EventSpec(name="Friday", format=Format.PROGRESSIVE, rounds=2,
                                          seed=5, target=300, players=PLAYERS,
                                          group=group.id))
     table = service.start_round(stored.id).night.played[0].tables[0]
-    seats = games.get_game(table.game or "").doc["players"]
+    seats = store.get_game(table.game or "").doc["players"]
     won = [{"caller": 0, "trump": "S", "points": {"team": 0, "tricks": 162}}] * 2
     paper = service.import_game(stored.id, 1, {
         "format": "tarabish-game/1", "players": seats, "first_dealer": 3,
@@ -87,19 +68,19 @@ def test_a_paper_game_imported_for_a_table_joins_the_group(games: Any) -> None:
     assert table.game in groups.get(group.id).games  # the game it had stays in the group
 
 
-def test_a_night_for_no_group_leaves_the_groups_alone(games: Any) -> None:
-    groups = backends_of(games).groups()
+def test_a_night_for_no_group_leaves_the_groups_alone(store: Any) -> None:
+    groups = backends_of(store).groups()
     group, _code = groups.create("Friday bish")
-    service = service_of(games)
+    service = service_of(store)
     stored, _ = service.create(spec(None), device=KEEPER)
     service.start_round(stored.id)
     assert groups.get(group.id).games == ()
 
 
-def test_only_a_keeper_starts_a_night_for_a_group(games: Any) -> None:
-    groups = backends_of(games).groups()
+def test_only_a_keeper_starts_a_night_for_a_group(store: Any) -> None:
+    groups = backends_of(store).groups()
     group, _code = groups.create("Friday bish", keeper=KEEPER)
-    service = service_of(games)
+    service = service_of(store)
     with pytest.raises(NotKeeper):
         service.create(spec(group.id), device=STRANGER)
     with pytest.raises(ValueError, match="no group"):
@@ -109,22 +90,8 @@ def test_only_a_keeper_starts_a_night_for_a_group(games: Any) -> None:
     assert service.create(spec(group.id))[0].night.group == group.id
 
 
-class Page:
-    pubsub = SimpleNamespace(send_others_on_topic=lambda *_a: None)
-    url = "http://192.168.1.20:8550/club"
-    route = "/club"
-
-    def run_task(self, *_a: Any) -> None:
-        raise RuntimeError("no session")
-
-
 def phone(store: GameStore, device: str) -> ClubActions:
-    ctx: Any = SimpleNamespace(page=Page(), store=store, router_refresh=lambda: None,
-                               game_changed=lambda _g: None, address="192.168.1.10")
-    actions = TableActions(ctx)
-    actions.device = device
-    ctx.actions = actions
-    return ClubActions(actions, "192.168.1.10")
+    return club_phone(store, device, "192.168.1.10")
 
 
 def test_the_server_refuses_a_phone_that_does_not_keep_the_group(tmp_path: Path) -> None:

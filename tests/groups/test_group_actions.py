@@ -4,21 +4,18 @@ Both stores: a data folder's and a community's database."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from scorer.app.actions import TableActions
 from scorer.app.group_access import get_groups
 from scorer.app.group_actions import PICK_MAX, GroupActions
 from scorer.groups.model import BadGroup, GroupNotFound, NotKeeper
 from scorer.rights.limiter import WrongCode
-from scorer.store.database import Database
 from scorer.store.game_store import GameStore
 from scorer.store.pg_games import PgGameStore
+from tests.fake_phone import group_phone
 
 AnyStore = GameStore | PgGameStore
 
@@ -28,25 +25,10 @@ def doc(players: tuple[str, str, str, str] = ("Ann", "Bob", "Cid", "Dee")) -> di
             "rules": {}, "hands": []}
 
 
-class Page:
-    pubsub = SimpleNamespace(send_others_on_topic=lambda *_a: None)
-    url = "http://192.168.1.20:8550/groups"
-    route = "/groups"
-
-    def run_task(self, *_a: Any) -> None:
-        raise RuntimeError("no session")
-
-
 def phone(store: AnyStore, device: str | None, address: str | None = None) -> GroupActions:
     """A phone; its own address unless given (the hourly brake on new groups is per
     address and per process)."""
-    address = address or f"addr-{device}"
-    ctx: Any = SimpleNamespace(page=Page(), store=store, router_refresh=lambda: None,
-                               game_changed=lambda _g: None, address=address)
-    actions = TableActions(ctx)
-    actions.device = device
-    ctx.actions = actions
-    return GroupActions(actions, address)
+    return group_phone(store, device, address or f"addr-{device}")
 
 
 def own(store: AnyStore, keeper: GroupActions,
@@ -56,19 +38,6 @@ def own(store: AnyStore, keeper: GroupActions,
     assert keeper.actions.device is not None
     keeper.actions.rights.start(game, keeper.actions.device)
     return game
-
-
-@pytest.fixture(params=["folder", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[AnyStore]:
-    if request.param == "folder":
-        with GameStore(tmp_path / "data") as opened:
-            yield opened
-        return
-    db = Database(request.getfixturevalue("pg_url"))
-    try:
-        yield PgGameStore(db, data_dir=tmp_path / "cache")
-    finally:
-        db.close()
 
 
 def test_the_maker_keeps_the_group_and_a_stranger_changes_nothing(store: AnyStore) -> None:

@@ -4,35 +4,14 @@ code before its fix."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
-import flet as ft
 import pytest
 
-from scorer.store.database import Database
 from scorer.store.pg_games import PgGameStore
-
-
-def texts(control: Any) -> list[str]:
-    found = [control.value] if isinstance(control, ft.Text) and control.value else []
-    for name in ("content", "controls", "title"):
-        part = getattr(control, name, None)
-        for child in part if isinstance(part, list) else [part]:
-            if isinstance(child, ft.BaseControl):
-                found += texts(child)
-    return found
-
-
-@pytest.fixture
-def community(pg_url: str, tmp_path: Path) -> Iterator[PgGameStore]:
-    db = Database(pg_url)
-    try:
-        yield PgGameStore(db, data_dir=tmp_path / "cache")
-    finally:
-        db.close()
+from tests.fake_phone import group_phone, texts
 
 
 def finished_doc(players: tuple[str, str, str, str]) -> dict[str, Any]:
@@ -47,14 +26,14 @@ def finished_doc(players: tuple[str, str, str, str]) -> dict[str, Any]:
 
 
 def test_a_community_has_no_all_games_fair_teams_at_a_forged_address(
-        community: PgGameStore) -> None:
+        pg_store: PgGameStore) -> None:
     """`/group` (a laptop's "All games" fair teams) typed on a community server must not
     list every player of every table with their ratings: a community has no board of
     all games (Ann at one table is not Ann at another)."""
     from scorer.app.views.group_page import group_view
 
-    community.create_game(finished_doc(("Ann", "Bob", "Cid", "Dee")))
-    ctx = cast(Any, SimpleNamespace(store=community, go=lambda _r: None))
+    pg_store.create_game(finished_doc(("Ann", "Bob", "Cid", "Dee")))
+    ctx = cast(Any, SimpleNamespace(store=pg_store, go=lambda _r: None))
     view = group_view(ctx)
     shown = [t for c in view.controls for t in texts(c)]
     assert not any("Ann" in t for t in shown), shown
@@ -142,10 +121,10 @@ def test_a_game_that_cannot_join_says_why(tmp_path: Path) -> None:
     from scorer.app.group_actions import GroupActions
     from scorer.groups.model import MAX_MEMBERS, BadGroup
     from scorer.store.game_store import GameStore
-    from tests.groups.test_group_actions import doc, phone
+    from tests.groups.test_group_actions import doc
 
     with GameStore(tmp_path / "data") as store:
-        keeper: GroupActions = phone(store, "keeper-token-00000000001")
+        keeper: GroupActions = group_phone(store, "keeper-token-00000000001", "10.0.0.7")
         group, _code = keeper.create("Full", [f"Member {n}" for n in range(MAX_MEMBERS)])
         with pytest.raises(BadGroup, match=f"at most {MAX_MEMBERS} members"):
             keeper.create_game(group.id, doc())
@@ -204,11 +183,10 @@ def test_one_phone_making_groups_all_at_once_gets_its_five(
     from scorer.app.group_actions import GROUPS_PER_HOUR, TooManyGroups
     from scorer.rights.limiter import RateWindow
     from scorer.store.game_store import GameStore
-    from tests.groups.test_group_actions import phone
 
     monkeypatch.setattr(group_actions, "_new_groups", RateWindow(GROUPS_PER_HOUR, 3600.0))
     with GameStore(tmp_path / "data") as store:
-        phones = [phone(store, "burst-token-000000000000", "10.0.0.9") for _ in range(20)]
+        phones = [group_phone(store, "burst-token-000000000000", "10.0.0.9") for _ in range(20)]
         start = threading.Barrier(20)
 
         def make(n: int) -> None:
@@ -225,23 +203,22 @@ def test_one_phone_making_groups_all_at_once_gets_its_five(
 
 
 def test_a_communitys_processes_share_the_bound_of_new_groups(
-        community: PgGameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+        pg_store: PgGameStore, monkeypatch: pytest.MonkeyPatch) -> None:
     """A community runs several server processes: an address that made its five groups
     in one is refused in the next too (the count is in the database, as the count of
     new games is)."""
     import scorer.app.group_actions as group_actions
     from scorer.app.group_actions import GROUPS_PER_HOUR, TooManyGroups
     from scorer.rights.limiter import RateWindow
-    from tests.groups.test_group_actions import phone
 
     monkeypatch.setattr(group_actions, "_new_groups", RateWindow(GROUPS_PER_HOUR, 3600.0))
     for n in range(GROUPS_PER_HOUR):
-        phone(community, "first-process-0000001", "10.0.0.7").create(f"First {n}")
+        group_phone(pg_store, "first-process-0000001", "10.0.0.7").create(f"First {n}")
     # Another process: its own memory, the same database.
     monkeypatch.setattr(group_actions, "_new_groups", RateWindow(GROUPS_PER_HOUR, 3600.0))
     with pytest.raises(TooManyGroups):
-        phone(community, "first-process-0000001", "10.0.0.7").create("One more")
-    phone(community, "second-process-000002", "10.0.0.7").create("Another phone")
+        group_phone(pg_store, "first-process-0000001", "10.0.0.7").create("One more")
+    group_phone(pg_store, "second-process-000002", "10.0.0.7").create("Another phone")
 
 
 def test_a_groups_board_is_whole_when_many_groups_are_asked_for_at_once(

@@ -151,7 +151,9 @@ def test_a_flood_of_half_open_connections_from_rotating_addresses_is_let_go() ->
             s.sendall(b"GET / HTTP/1.1\r\nHost: t\r\n")
             flood.append(s)
         assert ask(port, "127.0.0.9")["client"] == "127.0.0.9"
-        assert len(guard.open) >= 2900  # held, for now
+        # Held, each until its header timeout (on a busy machine the first are let go
+        # before the last are opened): none was refused.
+        assert len(guard.open) + guard.timed_out >= 2900
         deadline = time.monotonic() + 15
         while guard.open and time.monotonic() < deadline:
             time.sleep(0.2)

@@ -43,7 +43,7 @@ from scorer.webbuild.build_cache import BuildCache  # noqa: E402
 from scorer.webbuild.site import build_site  # noqa: E402
 from scorer.webbuild.static_server import SiteServer  # noqa: E402
 from scorer.webbuild.tools import Tools  # noqa: E402
-from scorer.webbuild.wheels import default_cache_dir, download, read_pins  # noqa: E402
+from tests.run_shared import made_once  # noqa: E402
 
 CHROMIUM = os.environ.get("TARABISH_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -58,16 +58,21 @@ START_TIMEOUT_MS = 120_000
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def built_site(tmp_path_factory: pytest.TempPathFactory,
+               request: pytest.FixtureRequest) -> Path:
+    """The site, built once for every worker of the run (the first to ask builds it, the
+    others wait on a lock: tests/run_shared.py)."""
     reuse = os.environ.get("TARABISH_PWA_SITE", "").strip()
     if reuse:
         return Path(reuse)
-    out = tmp_path_factory.mktemp("pwa") / "site"
-    wheels = download(read_pins(REPO_ROOT / "uv.lock"), default_cache_dir())
-    # Its own build cache, not the user's: every step is made, as on a first build.
-    tools = Tools(cache=BuildCache(tmp_path_factory.mktemp("build-cache")))
-    build_site(out, wheels, precompress=False, snapshot=True, tools=tools)
-    return out
+
+    def build(folder: Path) -> None:
+        wheels = request.getfixturevalue("phone_wheels")
+        # Its own build cache, not the user's: every step is made, as on a first build.
+        tools = Tools(cache=BuildCache(folder / "build-cache"))
+        build_site(folder / "site", wheels, precompress=False, snapshot=True, tools=tools)
+
+    return made_once(tmp_path_factory, "pwa", build) / "site"
 
 
 @pytest.fixture

@@ -43,7 +43,10 @@ def start_game(page: Page) -> None:
 
 
 def game_route(page: Page) -> str:
-    """The page's address names the game (hash routes: #/game/<id>)."""
+    """The page's address names the game (hash routes: #/game/<id>). The screen is drawn
+    before its address: the address bar follows a frame later, so it is waited for."""
+    expect(page, "the game's address in the address bar").to_have_url(
+        re.compile(r"#/game/[0-9a-f]{8}$"))
     match = re.search(r"#/game/([0-9a-f]{8})", page.url)
     assert match, page.url
     return match.group(1)

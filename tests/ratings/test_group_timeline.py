@@ -4,7 +4,6 @@ asked for; on a folder's store and a community's."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,21 +14,6 @@ from scorer.app.group_access import get_groups
 from scorer.app.ratings_access import RatedFolder
 from scorer.groups import GroupNotFound
 from scorer.store import GameStore
-from scorer.store.database import Database
-from scorer.store.pg_games import PgGameStore
-
-
-@pytest.fixture(params=["folder", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
-    if request.param == "folder":
-        with GameStore(tmp_path / "data") as folder:
-            yield folder
-        return
-    db = Database(request.getfixturevalue("pg_url"))
-    try:
-        yield PgGameStore(db, data_dir=tmp_path / "cache")
-    finally:
-        db.close()
 
 
 def _add(store: GameStore, players: tuple[str, str, str, str], winner: int | None) -> str:

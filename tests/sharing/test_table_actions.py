@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -14,39 +13,13 @@ from scorer.rights import NotAllowed, get_rights
 from scorer.sharing import Reach
 from scorer.store.errors import StaleRevision, StoreError
 from scorer.store.game_store import GameStore
+from tests.fake_phone import table_actions
 
 HAND: dict[str, Any] = {"caller": 0, "trump": "S", "points": {"team": 0, "tricks": 100}}
 
 
-class FakePubSub:
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, Any]] = []
-
-    def send_others_on_topic(self, topic: str, message: Any) -> None:
-        self.sent.append((topic, message))
-
-
-class FakePage:
-    """What TableActions reads from a Flet page; no session behind it."""
-
-    def __init__(self, ip: str = "192.168.1.40") -> None:
-        self.pubsub = FakePubSub()
-        self.client_ip = ip
-        self.url = "http://192.168.1.20:8550/game/x"
-        self.route = "/"
-
-    def run_task(self, *_a: Any) -> None:
-        raise RuntimeError("no session")
-
-
 def phone(store: GameStore, device: str, address: str = "192.168.1.40") -> TableActions:
-    ctx: Any = SimpleNamespace(page=FakePage(), store=store, router_refresh=lambda: None,
-                               game_changed=lambda _g: None, address=address,
-                               via_proxy=False)
-    actions = TableActions(ctx)
-    actions.device = device
-    ctx.actions = actions
-    return actions
+    return table_actions(store, device, address, "/game/x")
 
 
 @pytest.fixture
@@ -180,8 +153,7 @@ def test_a_stale_sheet_is_refused_with_the_current_game(store: GameStore) -> Non
 def test_an_unidentified_session_cannot_edit_a_held_game(store: GameStore) -> None:
     game = new_game(store)
     phone(store, "starter-device-token-000001").game_created(game)
-    ctx: Any = SimpleNamespace(page=FakePage(), store=store, router_refresh=lambda: None)
-    anonymous = TableActions(ctx)
+    anonymous = table_actions(store, None)
     assert anonymous.device is None
     assert not anonymous.can_edit(game)
     with pytest.raises(NotAllowed):

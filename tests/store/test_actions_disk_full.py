@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import errno
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
 
 import pytest
 from faults import failing_writes, snapshot
@@ -21,28 +19,13 @@ from scorer.app.game_view_model import GameModel
 from scorer.rights import TableCodes, get_rights
 from scorer.store import GameStore
 from scorer.store.errors import StoreError
+from tests.fake_phone import table_actions
 
 DISK_FULL = "The disk is full: nothing was saved."
 
 
-class FakePage:
-    def __init__(self) -> None:
-        self.sent: list[Any] = []
-        self.pubsub = SimpleNamespace(send_others_on_topic=lambda *m: self.sent.append(m))
-        self.client_ip = "192.168.1.40"
-        self.url = "http://192.168.1.20:8550/"
-        self.route = "/"
-
-    def run_task(self, *_a: Any) -> None:
-        raise RuntimeError("no session")
-
-
 def phone(store: GameStore, device: str) -> TableActions:
-    ctx: Any = SimpleNamespace(page=FakePage(), store=store, router_refresh=lambda: None,
-                               game_changed=lambda _g: None)
-    ctx.actions = TableActions(ctx)
-    ctx.actions.device = device
-    return ctx.actions  # type: ignore[no-any-return]
+    return table_actions(store, device)
 
 
 def test_saving_a_hand_on_a_full_disk_says_so(tmp_path: Path,
@@ -61,7 +44,7 @@ def test_saving_a_hand_on_a_full_disk_says_so(tmp_path: Path,
             with pytest.raises(StoreError) as caught:
                 act()
             assert str(caught.value) == DISK_FULL
-        assert ann.ctx.page.sent == []  # no phone is told of a change that did not happen
+        assert ann.ctx.page.pubsub.sent == []  # no phone is told of a change that did not happen
         assert ann.can_edit(game)
     assert snapshot(data) == before
     ann.save_hand(shown, MADE_0, None)  # room again: saving works

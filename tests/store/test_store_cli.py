@@ -42,18 +42,21 @@ def test_import_export_round_trip(
 
 
 def test_bad_import_changes_nothing(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    data = tmp_path / "data"
-    good = write(tmp_path / "good.json", game_doc(1))
+    # The files are named from their own folder: an error line is cut at 300 characters,
+    # and the temporary folder's length is the machine's (a test worker's is longer).
+    monkeypatch.chdir(tmp_path)
+    data = Path("data")
+    good = write(Path("good.json"), game_doc(1))
     assert main(["import", str(good), "--data-dir", str(data)]) == 0
     capsys.readouterr()
     before = sorted(p.name for p in (data / "games").iterdir())
 
-    bad_hand = write(tmp_path / "bad.json", {**game_doc(1), "hands": [BAD_TRUMP]})
-    not_json = tmp_path / "torn.json"
+    bad_hand = write(Path("bad.json"), {**game_doc(1), "hands": [BAD_TRUMP]})
+    not_json = Path("torn.json")
     not_json.write_text('{"format": ')
-    missing = tmp_path / "nope.json"
+    missing = Path("nope.json")
     code = main(["import", str(good), str(bad_hand), str(not_json), str(missing),
                  "--data-dir", str(data)])
     assert code == 2

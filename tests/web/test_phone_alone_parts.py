@@ -322,7 +322,7 @@ print(" ".join(sorted(set(sys.modules) - before)))
 
 @pytest.mark.slow
 def test_the_phones_standard_library_keeps_every_module_the_app_imports(
-        tmp_path: Path) -> None:
+        tmp_path: Path, request: pytest.FixtureRequest) -> None:
     """The trimmed python_stdlib.zip (build-web with Node.js) holds every standard
     library module the app imports here, on every screen: a missing one would stop
     the phone with an ImportError."""
@@ -332,9 +332,7 @@ def test_the_phones_standard_library_keeps_every_module_the_app_imports(
 
     if shutil.which("node") is None:
         pytest.skip("Node.js is not installed: build-web ships the whole standard library")
-    from scorer.webbuild.wheels import default_cache_dir, download
-
-    needed = stdlib_needs(app_members(download(read_pins(REPO / "uv.lock"), default_cache_dir())),
+    needed = stdlib_needs(app_members(request.getfixturevalue("phone_wheels")),
                           Tools(cache=BuildCache(tmp_path / "cache"),  # not the user's
                                 progress=Progress(stream=io.StringIO())))
     assert needed is not None

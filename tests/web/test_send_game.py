@@ -113,7 +113,9 @@ def test_a_bad_game_gets_one_clear_line_and_changes_nothing(server: Server, body
 
 
 @pytest.mark.parametrize("origin,device", [("", DEVICE), ("x" * 32, DEVICE),
-                                           (new_origin(), ""), (new_origin(), "bad token!")])
+                                           (new_origin(), ""), (new_origin(), "bad token!")],
+                         # named, not by their random keys: every worker collects the same ids
+                         ids=["no-key", "short-key", "no-token", "bad-token"])
 def test_a_request_without_a_good_key_or_token_is_refused(server: Server, origin: str,
                                                           device: str) -> None:
     status, answer = server.send(game_file(), origin, device)
