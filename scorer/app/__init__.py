@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from scorer.sharing import Reach
 
 if TYPE_CHECKING:  # a server's only: the phone-alone app has no database
+    from scorer.rights.ports import RightsPort
     from scorer.store.database import Database
+    from scorer.sync.phone import PhoneSync
 
 
 class PageSessions(Protocol):
@@ -98,6 +100,13 @@ class AppConfig:
     """On a phone alone served by a table server: POST (path, body, headers) to that
     server, answering (status, text) (`scorer.browser` sets the browser's fetch); None
     where no table server serves the page (nowhere to send a game)."""
+    phone_sync: PhoneSync | None = None
+    """On a phone running the app that keeps a server's games itself (`scorer.browser`
+    sets it once it has a server to meet): hands not sent yet, the line when the phone
+    records alone, clashes and refusals, for the screens (`scorer.sync.phone`)."""
+    phone_rights: RightsPort | None = None
+    """On such a phone: what it may do, as the server said (None: a phone alone owns
+    every game)."""
     sessions: PageSessions = field(default_factory=NoSessions)
     """Where page sessions are reported (`scorer.server` sets the table server's)."""
 

@@ -354,8 +354,8 @@ class TableActions:
 
     @property
     def rights(self) -> RightsPort:
-        if CONFIG.alone:
-            return OwnerRights()
+        if CONFIG.alone:  # the server's word on a phone that meets one, else every game
+            return CONFIG.phone_rights or OwnerRights()
         return get_rights(self.ctx.store.data_dir)
 
     # -- edit rights -------------------------------------------------------------------------

@@ -114,6 +114,8 @@ ROUTES: list[tuple[str, Builder]] = [
     (rf"/game/{GAME}", lambda ctx, p, _q: _view("sheet", "sheet_view")(ctx, p["gid"])),
     (rf"/game/{GAME}/hand",
      lambda ctx, p, _q: _view("record_hand", "record_hand_view")(ctx, p["gid"])),
+    (rf"/game/{GAME}/clash",
+     lambda ctx, p, _q: _view("conflict", "sync_clash_view")(ctx, p["gid"])),
     (rf"/game/{GAME}/hand/(?P<n>[0-9]{{1,4}})",
      lambda ctx, p, _q: _view("record_hand", "record_hand_view")(ctx, p["gid"], int(p["n"]))),
     (r"/club", lambda ctx, _p, _q: _view("club", "club_view")(ctx)),
@@ -172,11 +174,18 @@ class Router:
         self._page_sent = False
         self._drawn_dark: bool | None = None
         self.routes = compiled_routes()
+        self._coming: set[str] = set()
+        """Games whose redraw is waiting (`_on_game_changed`): news meanwhile joins it
+        (a synced phone hears a save's answer and the game's state at once)."""
         # Another process's saves reach this session (scorer.app.live).
         pubsub = ctx.page.pubsub
         if pubsub is not None:  # None: a page made up by a test
             live.hear(pubsub)
             pubsub.subscribe(self._on_redraw_all)
+        if CONFIG.phone_sync is not None:  # a phone keeping the game: the server's word
+            CONFIG.phone_sync.watch(
+                lambda game_id: ctx.page.run_task(self._on_game_changed, "", game_id),
+                lambda: ctx.page.run_task(self._on_redraw_all, live.REDRAW_ALL))
 
     def build(self, route: str) -> ft.View:
         parts = urlsplit(route or "/")
@@ -334,7 +343,13 @@ class Router:
         # phone's own switch for the GIL (its sheet came 200 ms after Save with
         # 11 phones watching, 35 ms alone) and raced this session's own taps.
         # The wait lets the phone that saved be sent its sheet first.
-        await asyncio.sleep(WATCHERS_AFTER_S)
+        if game_id in self._coming:
+            return  # a redraw is on its way: it will read the game as it is then
+        self._coming.add(game_id)
+        try:
+            await asyncio.sleep(WATCHERS_AFTER_S)
+        finally:
+            self._coming.discard(game_id)
         self.game_changed(game_id)
 
     async def _on_redraw_all(self, message: str) -> None:

@@ -5,6 +5,10 @@ folder starts loading from IndexedDB at once, the first screen waits for it
 (Flet's `before_main`), and every message to the screen goes through the
 `DurableSender`, so none that follows a save leaves before the save is
 committed.
+
+Served by a table server, the phone also meets it (`scorer.browser.phone_sync`): the
+server's games are kept here and synced; `Phone(server=origin, game=id)` opens on
+the server's game `id` (the page's address names it).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from scorer.app.router import VIEW_MODULES, compiled_routes
 from scorer.app.store_access import use_backends
 from scorer.backends import backends_of
 from scorer.browser.durable import DurableSender
+from scorer.browser.phone_sync import PhoneSyncing
 from scorer.browser.send import post, served_by_table_server
 from scorer.browser.server_game import server_game_of
 from scorer.browser.storage import BrowserGameStore, IndexedDBFolder
@@ -33,12 +38,16 @@ SAVE_FAILED = ("This phone did not keep the last change ({why}). It is on the sc
 
 
 class Phone:
-    """The browser's store, its folder and the sender, opened once per page."""
+    """The browser's store, its folder and the sender, opened once per page; with a
+    server (its origin), the synced games too, following the server's `game`."""
 
-    def __init__(self) -> None:
+    def __init__(self, server: str | None = None, game: str | None = None) -> None:
+        self.server = server
+        self.game = game
         self.folder = IndexedDBFolder()
         self.sender = DurableSender(self.folder.commit, self._failed)
         self.store: BrowserGameStore | None = None
+        self.sync: PhoneSyncing | None = None
         self.page: ft.Page | None = None
         self.ready: asyncio.Future[None] = asyncio.ensure_future(self._open())
 
@@ -48,11 +57,36 @@ class Phone:
         self.store = BrowserGameStore(data_dir, self.sender.changed)
         if self.folder.problem:
             self.store.problems.insert(0, self.folder.problem)
-        use_backends(backends_of(self.store))  # the phone's: a folder in IndexedDB
+        if self.server is None:
+            use_backends(backends_of(self.store))  # the phone's: a folder in IndexedDB
+            return
+        self.sync = PhoneSyncing.open(self.store, lambda hold: self.sender.changed(hold),
+                                      game=self.game)
+        CONFIG.phone_sync = self.sync
+        CONFIG.phone_rights = self.sync.rights
+        use_backends(backends_of(self.sync.games))
 
     async def before_main(self, page: ft.Page) -> None:
         self.page = page
         await self.ready
+        if self.sync is not None and self.server is not None:
+            page.run_task(self._meet, self.sync, self.server)
+
+    async def _meet(self, sync: PhoneSyncing, server: str) -> None:
+        """Read this browser's device token (the server's drawn page keeps the same),
+        then connect and keep connecting."""
+        from scorer.app.send_game import device_token
+        from scorer.browser.websocket import on_network_hints, open_browser_socket, sync_url
+
+        try:
+            device = await asyncio.wait_for(device_token(ft.SharedPreferences()), 30)
+        except Exception:  # the browser's storage refused: this page's own token
+            logger.warning("no device token kept: this page uses its own", exc_info=True)
+            import secrets
+
+            device = secrets.token_urlsafe(24)
+        carrier = sync.begin(device, sync_url(server), open_browser_socket)
+        on_network_hints(carrier.online, carrier.offline)
 
     def _failed(self, why: str) -> None:
         if self.page is None:
@@ -100,10 +134,14 @@ def run() -> Phone:
 
     global PHONE
     CONFIG.alone = True
+    server = None
     if served_by_table_server():  # its games can be sent there once the phone is online
         CONFIG.send_to_server = post
         CONFIG.server_game = server_game_of(str(flet_js.documentUrl))
-    phone = PHONE = Phone()
+        from scorer.browser.websocket import page_origin
+
+        server = page_origin()
+    phone = PHONE = Phone(server=server, game=CONFIG.server_game)
     ft.run(phone_main, before_main=phone.before_main)
     connect = flet_js.start_connection
 

@@ -25,6 +25,8 @@ from scorer.store.records import new_origin
 
 logger = logging.getLogger(__name__)
 
+COMMIT_TRIES = 3
+"""Rounds of a commit that found a file gone while it stored it."""
 MOUNT = "/tarabish"
 """Mount point of the IndexedDB-backed folder; IDBFS names its database after it."""
 
@@ -114,7 +116,13 @@ class IndexedDBFolder:
 
     async def commit(self) -> str | None:
         """Write every changed file to IndexedDB; None when done, else why not."""
-        failure = await self._sync(populate=False)
+        for _ in range(COMMIT_TRIES):
+            failure = await self._sync(populate=False)
+            # Emscripten lists the files, then stores them one by one: a file deleted or
+            # renamed meanwhile (a synced game renamed to its server id) fails the round
+            # with ErrnoError; the next round lists what is there now.
+            if failure is None or not failure.startswith("ErrnoError"):
+                break
         if failure is not None:
             logger.error("saving to IndexedDB failed: %s", failure)
         return failure

@@ -9,7 +9,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from rules.errors import GameFileError
@@ -89,17 +90,19 @@ def _sentence(error: GameFileError) -> str:
 
 @cache
 def scoring_fingerprint() -> str:
-    """Changes whenever the rules engine's code changes, so cached scores are redone."""
-    import rules
+    """Changes whenever the rules engine's code changes, so cached scores are redone.
+    Read through the package's resources: in a phone's browser the sources are in the
+    app's zip (a folder path there reads nothing), and the phone must find the
+    server's fingerprint (`scorer.sync.kinds.sync_fingerprint`)."""
+    return rules_fingerprint(files("rules"))
 
-    return rules_fingerprint(Path(rules.__file__).parent)
 
-
-def rules_fingerprint(folder: Path) -> str:
-    """`scoring_fingerprint` of the rules engine's sources in `folder` (the phone app's
-    build bakes in the one it was built from: scorer.webbuild.site)."""
+def rules_fingerprint(folder: Traversable) -> str:
+    """`scoring_fingerprint` of the rules engine's sources in `folder` (a Path too: the
+    phone app's build bakes in the one it was built from: scorer.webbuild.site)."""
     h = hashlib.sha256()
-    for src in sorted(folder.glob("*.py")):
+    sources = [f for f in folder.iterdir() if f.name.endswith(".py") and f.is_file()]
+    for src in sorted(sources, key=lambda f: f.name):
         h.update(src.name.encode())
         h.update(src.read_bytes())
     return h.hexdigest()[:16]

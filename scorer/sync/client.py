@@ -325,6 +325,12 @@ class SyncClient:
         self.state.notices = self.state.notices[count:]
         self._keep_client()
 
+    def dismiss_game(self, game: str) -> None:
+        """The player read the notices of one game."""
+        key = self.key_of(game)
+        self.state.notices = [n for n in self.state.notices if self.key_of(n.game) != key]
+        self._keep_client()
+
     def record(self, game: str, kind: EditKind) -> str | None:
         """Make a change on this phone now: applied to its copy at once, sent when it
         can be. Returns the change's id, or None if it changes nothing. Raises what

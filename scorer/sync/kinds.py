@@ -15,7 +15,7 @@ import copy
 import hashlib
 from datetime import datetime
 from functools import cache
-from pathlib import Path
+from importlib.resources import files
 from typing import Any
 
 from scorer.store import changes
@@ -76,6 +76,7 @@ def sync_fingerprint() -> str:
     version, the rules engine (`scoring_fingerprint`) and the change functions. A
     phone whose fingerprint differs is told to update (`messages.Update`)."""
     h = hashlib.sha256(f"{PROTOCOL}|{scoring_fingerprint()}".encode())
-    for source in (Path(changes.__file__), Path(__file__)):
-        h.update(source.read_bytes())
+    # Through the packages' resources: on a phone the sources are inside the app's zip.
+    for package, name in (("scorer.store", "changes.py"), ("scorer.sync", "kinds.py")):
+        h.update(files(package).joinpath(name).read_bytes())
     return h.hexdigest()[:16]

@@ -67,3 +67,22 @@ def test_a_redraw_of_everything_redraws_the_game_on_show(tmp_path: Path) -> None
     run_async(shown._on_redraw_all("something else"))
     run_async(shown._on_redraw_all(live.REDRAW_ALL))
     assert asked == ["0123abcd"]
+
+
+def test_news_of_a_game_while_its_redraw_waits_joins_it(tmp_path: Path) -> None:
+    """A phone keeping the game hears a save's answer and the game's state at once: one
+    redraw, which reads the game as it is then; later news draws again."""
+    import asyncio
+
+    shown = router(tmp_path)
+    asked: list[str] = []
+    shown.game_changed = asked.append  # type: ignore[method-assign]
+
+    async def news() -> None:
+        await asyncio.gather(shown._on_game_changed("", "0123abcd"),
+                             shown._on_game_changed("", "0123abcd"),
+                             shown._on_game_changed("", "89abcdef"))
+        await shown._on_game_changed("", "0123abcd")
+
+    run_async(news())
+    assert asked == ["0123abcd", "89abcdef", "0123abcd"]

@@ -12,11 +12,12 @@ import flet as ft
 from rules.game_file import hand_to_doc
 from rules.hand_diff import FACT_LABELS
 from rules.history import Added, Edited, Redone
+from scorer.app import CONFIG
 from scorer.app.context import AppContext
 from scorer.app.game_lines import unbroken
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import RADIUS
-from scorer.app.views.common import app_bar, screen
+from scorer.app.views.common import app_bar, message_view, screen
 from scorer.app.widgets import big_button, notice
 from scorer.recording.conflicts import (
     Clash,
@@ -28,6 +29,7 @@ from scorer.recording.conflicts import (
 )
 from scorer.recording.draft import HandDraft
 from scorer.store.errors import StaleRevision, StoreError
+from scorer.sync.client import Choice
 from scorer.text.trail import local_time
 
 COLUMN_HEADS = ("Theirs · saved", "Yours · not saved")
@@ -245,5 +247,98 @@ class Choices:
             self.ctx.toast(str(exc), error=True)
             return
         self.ctx.forget_draft(self.key)
+        self.ctx.toast(done)
+        self.ctx.go(f"/game/{self.model.id}")
+
+
+def sync_clash_view(ctx: AppContext, game_id: str) -> ft.View:
+    """A hand this phone recorded apart (offline, or at the same moment) that another
+    phone saved differently: both versions, and the player's choice goes to the phone's
+    sync (`CONFIG.phone_sync`), which sends it."""
+    route = f"/game/{game_id}/clash"
+    sync = CONFIG.phone_sync
+    clash = None if sync is None else sync.clash(game_id)
+    try:
+        model = GameModel.load(ctx.store.get_game(game_id))
+    except (StoreError, ValueError) as exc:
+        return message_view(ctx, route, "Game not found", str(exc))
+    if clash is None:
+        return message_view(ctx, route, "Nothing to choose",
+                            "No hand of this phone waits for a choice now.")
+    found = clash.situation
+    draft = HandDraft.from_hand(found.mine) if found.mine is not None else HandDraft()
+    theirs = None if found.theirs is None else hand_to_doc(found.theirs)
+    place = DraftPlace(number=found.number, revision=model.stored.revision,
+                       base=None if clash.is_new else (theirs or {}))
+    shown = SyncChoices(ctx, model, ctx.draft_key(game_id, None), place, draft, found)
+    shown.choices = clash.choices
+    n = found.number
+    title = f"Hand {n}: two versions" if found.clash is Clash.THEIRS else f"Hand {n} is gone"
+    body: list[ft.Control] = [ft.Text(shown.lead(), size=17, weight=ft.FontWeight.W_600)]
+    saved_by = shown.saved_by()
+    if saved_by:
+        body.append(ft.Text(saved_by, size=14, color=ft.Colors.ON_SURFACE_VARIANT))
+    differs = what_differs(found, model.game.names)
+    if differs:
+        body.append(notice("What differs: " + "; ".join(
+            f"{d.label}: theirs {d.before}, yours {d.after}" for d in differs) + ".",
+            icon=ft.Icons.COMPARE_ARROWS))
+    body.append(versions_table(model, place, draft, found))
+    body.extend(shown.notes())
+    return screen(route, app_bar(ctx, title, back_to=f"/game/{model.id}"), body,
+                  bottom=shown.main_buttons())
+
+
+class SyncChoices(Choices):
+    """The same choices, made by the phone's sync on its waiting hand."""
+
+    choices: tuple[Choice, ...] = ()
+
+    def lead(self) -> str:
+        n, found = self.found.number, self.found
+        if found.clash is Clash.THEIRS and self.place.is_new:
+            return (f"Another phone saved hand {n} while this phone recorded it apart. Both "
+                    "are below: choose which one the table played.")
+        if found.clash is Clash.THEIRS:
+            return (f"Another phone changed hand {n} while this phone edited it apart. Both "
+                    "are below: choose which one is right.")
+        return (f"Hands were undone on another phone: hand {n} recorded here has no place "
+                f"now (the next hand is hand {found.next_number}).")
+
+    def saved_by(self) -> str:
+        done = [e for e in self.model.changes_since(0)
+                if isinstance(e, Added | Edited | Redone) and e.hand == self.found.number]
+        if not done:
+            return ""
+        last = done[-1]
+        return f"Theirs was saved on {last.by or 'another phone'} at {local_time(last.at)[-5:]}."
+
+    def may_go_next(self) -> bool:
+        return Choice.RECORD_NEXT in self.choices
+
+    def keep_theirs(self) -> None:
+        self._choose(Choice.KEEP_THEIRS)
+
+    def use_mine(self) -> None:
+        self._choose(Choice.USE_MINE)
+
+    def record_next(self) -> None:
+        self._choose(Choice.RECORD_NEXT)
+
+    def _choose(self, choice: Choice) -> None:
+        sync = CONFIG.phone_sync
+        n, nxt = self.found.number, self.found.next_number
+        if sync is None or choice not in self.choices:
+            self.ctx.router_refresh()
+            return
+        try:
+            sync.choose(self.model.id, choice)
+        except (StoreError, ValueError) as exc:
+            self.ctx.toast(str(exc), error=True)
+            self.ctx.router_refresh()
+            return
+        done = {Choice.KEEP_THEIRS: f"Hand {n} is kept as saved; yours was dropped.",
+                Choice.USE_MINE: f"Hand {n} is now yours; the sheet marks it as edited.",
+                Choice.RECORD_NEXT: f"Yours is recorded as hand {nxt}."}[choice]
         self.ctx.toast(done)
         self.ctx.go(f"/game/{self.model.id}")

@@ -12,12 +12,13 @@ from rules.outcome_words import outcome_word
 from rules.ruling import HandRuling
 from rules.runs import rule_runs
 from rules.table import team_of
+from scorer.app import CONFIG
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import BAIT, MADE, RADIUS, SMALL_TAP
 from scorer.app.unsaved import NOT_SAVED
 from scorer.app.views.common import app_bar, message_view, screen
-from scorer.app.views.conflict import conflict_view
+from scorer.app.views.conflict import conflict_view, sync_clash_view
 from scorer.app.views.kept import Kept
 from scorer.app.views.sheet import sheet_layer, sheet_view
 from scorer.app.views.table_code import locked_view
@@ -695,6 +696,8 @@ def record_hand_view(ctx: AppContext, game_id: str, number: int | None = None) -
         return message_view(ctx, route, "Game not found", str(exc))
     if not ctx.actions.can_edit(game_id):
         return locked_view(ctx, route, game_id)
+    if CONFIG.phone_sync is not None and CONFIG.phone_sync.clash(game_id) is not None:
+        return sync_clash_view(ctx, game_id)  # the phone's hand recorded apart comes first
     index = None if number is None else number - 1
     key = ctx.draft_key(game_id, index)
     place = _place(ctx, model, index, key)

@@ -38,6 +38,9 @@ def png_data_url(png: bytes) -> str:
 def share_panel(ctx: AppContext, model: GameModel) -> ft.Control:
     """QR code, address, and (for a phone with edit rights) the table code."""
     if CONFIG.alone:
+        sync = CONFIG.phone_sync
+        if sync is not None and sync.synced(model.id):
+            return synced_panel(ctx, model)
         return phone_panel(ctx, model)
     from scorer.sharing import is_local, qr_png  # segno: not shipped to a phone alone
 
@@ -124,6 +127,31 @@ def phone_name(ctx: AppContext) -> ft.Control:
     field.on_submit = keep
     return ft.Row([field, ft.TextButton("Save", on_click=keep, height=48)],
                   vertical_alignment=ft.CrossAxisAlignment.START)
+
+
+def synced_panel(ctx: AppContext, model: GameModel) -> ft.Control:
+    """A server's game kept on this phone: its table code (to a phone that holds it) and
+    its address on the server, or that it goes there once the phone reaches it."""
+    sync = CONFIG.phone_sync
+    game = None if sync is None else sync.shared_address(model.id)
+    code = ctx.actions.table_code(model.id)
+    parts: list[ft.Control] = []
+    if game is None:
+        parts.append(ft.Text("This game goes to the table server as soon as this phone "
+                             "reaches it; its table code shows here then.", size=15,
+                             text_align=ft.TextAlign.CENTER))
+    else:
+        base = ctx.page.url or ""
+        origin = base.split("/alone/")[0].rstrip("/") if "/alone/" in base else ""
+        if code is not None:
+            parts += sent_lines(code, f"{origin}/game/{game}")
+            parts[0] = ft.Text("Table code", size=14, weight=ft.FontWeight.W_600,
+                               color=ft.Colors.ON_SURFACE_VARIANT)
+        else:
+            parts.append(ft.Text(f"The game is at {origin}/game/{game}", size=15,
+                                 text_align=ft.TextAlign.CENTER))
+    return ft.Column(parts, spacing=10, tight=True,
+                     horizontal_alignment=ft.CrossAxisAlignment.CENTER)
 
 
 def phone_panel(ctx: AppContext, model: GameModel) -> ft.Control:

@@ -24,6 +24,7 @@ from scorer.app.views.race_chart import race_panel
 from scorer.app.views.share import share_button, share_icon
 from scorer.app.views.sheet_trail import history_lines, notices_card, undone_panel
 from scorer.app.views.summary_card import summary_card, summary_details
+from scorer.app.views.sync_parts import not_sent_mark, sync_parts, unsent_hands
 from scorer.app.views.table_code import CHECKING, watcher_banner
 from scorer.app.widgets import big_button, notice
 from scorer.reference.sections import title_of
@@ -64,9 +65,11 @@ def score_cell(score: str, total: str) -> ft.Control:
     ], width=48, text_align=ft.TextAlign.RIGHT)
 
 
-def hand_row(ctx: AppContext, model: GameModel, row: RowValues, editable: bool) -> ft.Control:
+def hand_row(ctx: AppContext, model: GameModel, row: RowValues, editable: bool,
+             unsent: bool = False) -> ft.Control:
     """One hand on the sheet; a tap shows its ruling and its story. Kept to a few
-    controls: a sheet of twenty hands is built whole on every phone after each Save."""
+    controls: a sheet of twenty hands is built whole on every phone after each Save.
+    `unsent`: saved on this phone, not on the server yet (a small mark)."""
     # The suit is held to the word before it: a narrow row wrapped it onto a line alone.
     head, _space, suit = row.title.rpartition(" ")
     title = ft.Text(f"{head}{NO_BREAK}{suit}" if head else suit, size=15,
@@ -75,9 +78,9 @@ def hand_row(ctx: AppContext, model: GameModel, row: RowValues, editable: bool) 
     if row.error is not None:
         left = ft.Column([title, ft.Text(row.error, size=13, color=ft.Colors.ERROR)],
                          spacing=4, expand=True)
-    elif row.tags:
-        left = ft.Column([title, ft.Row([tag_chip(t) for t in row.tags], spacing=4, wrap=True)],
-                         spacing=4, expand=True)
+    elif row.tags or unsent:
+        chips = [tag_chip(t) for t in row.tags] + ([not_sent_mark()] if unsent else [])
+        left = ft.Column([title, ft.Row(chips, spacing=4, wrap=True)], spacing=4, expand=True)
     left.expand = True
     result, trail = row.result, row.trail
     return ft.Container(
@@ -208,6 +211,11 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
     try:
         model = GameModel.load(ctx.store.get_game(game_id))
     except (StoreError, ValueError) as exc:
+        sync = CONFIG.phone_sync
+        if (over is None and sync is not None and sync.synced(game_id)
+                and sync.meets_server()):
+            # A server's game this phone follows: on its way (or the server's word on it).
+            return message_view(ctx, route, "Score sheet", str(exc))
         if over is None and CONFIG.alone and CONFIG.server_game == game_id:
             from scorer.app.views.server_game import server_game_view
 
@@ -228,6 +236,7 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
     news = tuple(ctx.notices.get(game_id, ()))
     if news:
         body.insert(0, kept.part("news", news, lambda: notices_card(ctx, game_id, news)))
+    body[0:0] = sync_parts(ctx, game_id, kept)  # a phone keeping a server's game
     editable = ctx.actions.can_edit(game_id)
     if replay.winner is not None:
         after = ctx.actions.next_game(game_id)
@@ -262,11 +271,14 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
     teams = shown.teams
     if shown.rows:
         body.append(kept.part("columns", teams, lambda: column_heads(teams)))
+        unsent = unsent_hands(game_id)
         for row in shown.rows:
             # The row's tap shows this hand's ruling and story: all it needs is drawn
             # from. A row unchanged since the last revision is the very same values.
-            body.append(kept.part(f"hand{row.number}", (row, editable),
-                                  lambda row=row: hand_row(ctx, model, row, editable)))
+            mark = row.number in unsent
+            body.append(kept.part(f"hand{row.number}", (row, editable, mark),
+                                  lambda row=row, mark=mark: hand_row(ctx, model, row,
+                                                                      editable, mark)))
     else:
         first = ("No hands yet. Tap Record hand when the first hand is counted." if editable
                  else "No hands yet: they appear here as the table records them.")

@@ -17,6 +17,7 @@ from scorer.app.widgets import big_button, number_pad
 from scorer.rights.codes import CODE_DIGITS
 from scorer.rights.service import HOST_CODE_DIGITS
 from scorer.store.errors import StoreError
+from scorer.sync.phone import CodeSent
 
 WATCHING = "Watching: enter the table code to record hands"
 CHECKING = "Checking this phone's rights…"
@@ -107,7 +108,11 @@ class CodeEntry:
         code, self.digits = self.digits, ""
         try:
             self.attempt(code)
-        except StoreError as exc:  # WrongCode, TooManyTries, NotAllowed, NotKeeper...
+        except CodeSent as exc:  # a phone keeping the game: the server's answer redraws it
+            self.ctx.page.pop_dialog()
+            self.ctx.toast(str(exc))
+            return
+        except StoreError as exc:  # WrongCode, TooManyTries, NotAllowed, NotKeeper, NeedsNetwork...
             self.error = str(exc)
             self.render()
             return
