@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -158,17 +159,20 @@ class SyncedGames:
     # -- starting -----------------------------------------------------------------------------
 
     def create_game(self, doc: dict[str, Any], by: str | None = None,
-                    follows: str | None = None, origin: str | None = None) -> StoredGame:
+                    follows: str | None = None, origin: str | None = None,
+                    phone_at: datetime | None = None) -> StoredGame:
         if not self.start_synced or follows is not None or origin is not None:
-            return self.local.create_game(doc, by, follows, origin)
+            return self.local.create_game(doc, by, follows, origin, phone_at)
         key = self._held(lambda: self.client.start(doc))
         return self._shown(key)
 
     def create_next_game(self, follows: str, doc: dict[str, Any], expected_revision: int,
-                         by: str | None = None, origin: str | None = None) -> StoredGame:
+                         by: str | None = None, origin: str | None = None,
+                         phone_at: datetime | None = None) -> StoredGame:
         key = self.key(follows)
         if key is None:
-            return self.local.create_next_game(follows, doc, expected_revision, by, origin)
+            return self.local.create_next_game(follows, doc, expected_revision, by, origin,
+                                               phone_at)
         self._fresh(key, expected_revision)
         made = self._held(lambda: self.client.play_again(key, doc))
         return self._shown(made)
@@ -225,9 +229,10 @@ class SyncedGames:
         return self.local.get_synced(game_id)
 
     def apply_synced(self, game_id: str, change: StoreChange, expected_revision: int,
-                     change_id: str, device: str, by: str | None = None) -> SyncedGame:
+                     change_id: str, device: str, by: str | None = None,
+                     phone_at: datetime | None = None) -> SyncedGame:
         return self.local.apply_synced(game_id, change, expected_revision, change_id, device,
-                                       by)
+                                       by, phone_at)
 
     def close(self) -> None:
         self.local.close()
