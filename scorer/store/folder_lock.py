@@ -27,6 +27,7 @@ import sys
 import threading
 import time
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -87,6 +88,37 @@ class _Held:
 
 _registry_lock = threading.Lock()
 _held: dict[Path, _Held] = {}
+# Leases the garbage collector dropped while the registry was busy. The
+# collector runs a finalizer on whatever thread allocates, possibly inside
+# acquire() on this very thread: waiting for the registry there would wait for
+# ever, so such a release is queued and done by whoever holds the registry next.
+_dropped: list[tuple[Path, _Held]] = []
+
+
+@contextlib.contextmanager
+def _registry() -> Iterator[None]:
+    """The registry, held; leases dropped meanwhile are released before it is let go."""
+    with _registry_lock:
+        try:
+            yield
+        finally:
+            _release_dropped()
+    if _dropped:  # dropped after the last look: take them now if nobody else will
+        _release_dropped_if_free()
+
+
+def _release_dropped() -> None:
+    while _dropped:
+        folder, held = _dropped.pop()
+        _release_held(folder, held)
+
+
+def _release_dropped_if_free() -> None:
+    if _registry_lock.acquire(blocking=False):
+        try:
+            _release_dropped()
+        finally:
+            _registry_lock.release()
 
 
 class FolderLease:
@@ -95,18 +127,19 @@ class FolderLease:
 
     def __init__(self, folder: Path, held: _Held) -> None:
         self.folder = folder
-        self._finalizer = weakref.finalize(self, _release, folder, held)
+        self._held = held
+        self._finalizer = weakref.finalize(self, _dropped_by_collector, folder, held)
 
     @property
     def locked(self) -> bool:
         """False when the folder could not take a lock file (it is read-only)."""
-        with _registry_lock:
+        with _registry():
             held = _held.get(self.folder)
             return held is not None and held.fd is not None
 
     @property
     def holder(self) -> Holder | None:
-        with _registry_lock:
+        with _registry():
             held = _held.get(self.folder)
             return None if held is None else held.holder
 
@@ -114,7 +147,7 @@ class FolderLease:
                  key: str | None = None) -> None:
         """Change what the lock file says about this process (e.g. the server's
         address once it listens)."""
-        with _registry_lock:
+        with _registry():
             held = _held.get(self.folder)
             if held is None:
                 return
@@ -125,7 +158,9 @@ class FolderLease:
                 _write_note(held.fd, held.holder)
 
     def release(self) -> None:
-        self._finalizer()
+        if self._finalizer.detach() is not None:
+            with _registry():
+                _release_held(self.folder, self._held)
 
 
 def acquire(folder: Path, what: str = "another Tarabish program", *,
@@ -136,7 +171,7 @@ def acquire(folder: Path, what: str = "another Tarabish program", *,
     cannot be made.
     """
     folder = Path(folder).resolve()
-    with _registry_lock:
+    with _registry():
         held = _held.get(folder)
         if held is None:
             fd = _lock(folder)
@@ -176,19 +211,24 @@ def current_holder(folder: Path) -> Holder | None:
     return None
 
 
-def _release(folder: Path, lease_of: _Held) -> None:
-    with _registry_lock:
-        held = _held.get(folder)
-        if held is not lease_of:  # a lease from before a fork: not this process's lock
-            return
-        held.count -= 1
-        if held.count > 0:
-            return
-        del _held[folder]
-        if held.fd is not None:
-            with contextlib.suppress(OSError):
-                os.ftruncate(held.fd, 0)  # a tidy file; the lock is what counts
-            os.close(held.fd)  # closing the descriptor drops the OS lock
+def _dropped_by_collector(folder: Path, lease_of: _Held) -> None:
+    _dropped.append((folder, lease_of))  # never waits: see _dropped
+    _release_dropped_if_free()
+
+
+def _release_held(folder: Path, lease_of: _Held) -> None:
+    """One lease fewer; the registry is held."""
+    held = _held.get(folder)
+    if held is not lease_of:  # a lease from before a fork: not this process's lock
+        return
+    held.count -= 1
+    if held.count > 0:
+        return
+    del _held[folder]
+    if held.fd is not None:
+        with contextlib.suppress(OSError):
+            os.ftruncate(held.fd, 0)  # a tidy file; the lock is what counts
+        os.close(held.fd)  # closing the descriptor drops the OS lock
 
 
 def _lock(folder: Path) -> int | None:
@@ -248,6 +288,7 @@ def _forget_after_fork() -> None:
     # of its own that must take the lock itself.
     global _registry_lock
     _registry_lock = threading.Lock()
+    _dropped.clear()
     for held in _held.values():
         if held.fd is not None:
             with contextlib.suppress(OSError):

@@ -277,3 +277,32 @@ def test_a_running_import_names_itself_to_other_writers(
     assert main(["import", str(game_file), "--data-dir", str(data)]) == 0
     assert f"in use by tarabish import (process {os.getpid()}, since " in seen[0]
     assert len(capsys.readouterr().out.split()) == 1
+
+
+def test_a_lease_the_collector_drops_inside_acquire_is_released_without_a_hang(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The collector may finalize a lease on the very thread that holds the registry
+    (here: while acquire writes its note); the release waits for the registry's end."""
+    from scorer.store import folder_lock
+
+    old = folder_lock.acquire(tmp_path / "old")
+    doomed: list[object] = [old]
+    del old
+    real_write_all = folder_lock.write_all
+
+    def write_and_collect(fd: int, data: bytes) -> None:
+        doomed.clear()  # the last reference goes: the finalizer runs here, registry held
+        real_write_all(fd, data)
+
+    monkeypatch.setattr(folder_lock, "write_all", write_and_collect)
+    done = threading.Event()
+    leases: list[object] = []
+    worker = threading.Thread(
+        target=lambda: (leases.append(folder_lock.acquire(tmp_path / "new")), done.set()),
+        daemon=True)
+    worker.start()
+    assert done.wait(10), "acquire hung on a lease dropped inside it"
+    monkeypatch.undo()
+    # The dropped lease was the old folder's last: this process let go of its lock.
+    assert (tmp_path / "old").resolve() not in folder_lock._held
+    assert (tmp_path / "new").resolve() in folder_lock._held
