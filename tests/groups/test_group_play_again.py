@@ -12,7 +12,6 @@ import pytest
 from scorer.app.group_access import get_groups
 from scorer.groups.model import NotKeeper
 from tests.groups.test_group_actions import AnyStore, doc, phone
-from tests.groups.test_group_actions import store as store  # the fixture
 
 WON = [{"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 162}, "bella": 0}] * 3
 KEEPER = "keeper-token-00000000001"

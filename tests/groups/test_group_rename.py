@@ -22,7 +22,6 @@ from scorer.groups.folder import FolderGroups
 from scorer.groups.model import NotKeeper
 from scorer.store import GameStore
 from tests.groups.test_group_actions import AnyStore, phone
-from tests.groups.test_group_actions import store as store  # the fixture
 
 KEEPER = "keeper-token-00000000001"
 TABLE = "table-phone-token-000001"

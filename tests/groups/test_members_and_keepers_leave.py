@@ -13,7 +13,6 @@ from scorer.app.group_access import get_groups
 from scorer.groups.model import BadGroup, NotKeeper
 from scorer.groups.service import Groups
 from tests.groups.test_group_actions import AnyStore, doc, phone
-from tests.groups.test_group_actions import store as store  # the fixture
 
 KEEPER = "keeper-token-00000000001"
 SECOND = "second-keeper-token-0001"

@@ -11,7 +11,6 @@ import scorer.app.group_actions as group_actions
 from scorer.app.group_actions import GROUPS_PER_ADDRESS_HOUR, GROUPS_PER_HOUR, TooManyGroups
 from scorer.rights.limiter import RateWindow
 from tests.groups.test_group_actions import AnyStore, phone
-from tests.groups.test_group_actions import store as store  # the fixture, on both stores
 
 HALL = "198.51.100.20"
 
