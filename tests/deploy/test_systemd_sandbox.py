@@ -83,10 +83,11 @@ def sandbox_script(unit: dict[str, list[str]], port: int, site: Path, cache: Pat
     writable = [p for value in unit.get("ReadWritePaths", []) for p in value.split()]
     q = shlex.quote
     lines = ["set -e", "mount --make-rprivate /",
-             # What ProtectHome hides but this test's Python needs: kept aside first.
+             # What ProtectHome and PrivateTmp hide but this test's Python needs: kept aside first.
              "mount -t tmpfs -o mode=755 tmpfs /opt", "mkdir -p /opt/.kept"]
     kept = sorted({str(Path(sys.base_prefix).resolve()), str(ROOT)})
-    kept = [k for k in kept if k.startswith(("/root", "/home"))]
+    # Under /tmp too: PrivateTmp hides a checkout cloned there (the links to it dangle).
+    kept = [k for k in kept if k.startswith(("/root", "/home", "/tmp"))]
     for n, path in enumerate(kept):
         lines += [f"mkdir /opt/.kept/{n}", f"mount --bind {q(path)} /opt/.kept/{n}"]
     # The checkout at /opt/tarabish, with its phone site.
@@ -108,7 +109,8 @@ def sandbox_script(unit: dict[str, list[str]], port: int, site: Path, cache: Pat
     # ProtectHome=yes.
     lines += ["mount -t tmpfs -o mode=755 tmpfs /root", "mount -t tmpfs -o mode=755 tmpfs /home"]
     for n, path in enumerate(kept):
-        lines += [f"mkdir -p {q(path)}", f"mount --bind /opt/.kept/{n} {q(path)}"]
+        lines += [f"mkdir -p {q(path)}", f"mount --bind /opt/.kept/{n} {q(path)}",
+                  f"mount -o remount,bind,ro {q(path)}"]  # under /tmp, left writable below
     # ReadWritePaths: mounts of their own, left writable below.
     for path in writable:
         lines.append(f"mount --bind {q(path)} {q(path)}")
