@@ -198,7 +198,8 @@ def tap(page: Page, name: str | re.Pattern[str], exact: bool = True) -> None:
     tapped(page, button.first.click)
 
 
-def see(page: Page, text: str | re.Pattern[str], timeout: float = 10_000) -> None:
+def see(page: Page, text: str | re.Pattern[str], timeout: float | None = None) -> None:
+    """The text is on screen within `timeout` ms (the run's expect timeout: 15 s)."""
     expect(page.get_by_text(text).first).to_be_visible(timeout=timeout)
 
 

@@ -25,10 +25,14 @@ def test_the_new_club_nights_error_bar_reads_plainly(
     expect(page.get_by_text("Teams, round robin")).to_be_visible()
     tap(page, "Create club night")
     page.mouse.move(phone.width / 2, 300)
-    for _ in range(12):  # the bar is under the form, above the button
-        page.mouse.wheel(0, 600)
-        page.wait_for_timeout(100)
     bar = page.get_by_text(ERROR)
+    # The bar is under the form, above the button: scroll until it is drawn there (on a
+    # busy machine it comes after the first turns of the wheel).
+    for _ in range(40):
+        if bar.count():
+            break
+        page.mouse.wheel(0, 600)
+        page.wait_for_timeout(250)
     expect(bar).to_be_visible()
     screenshot(page, f"club-error-bar-{phone.tag}")
 
