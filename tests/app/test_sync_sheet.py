@@ -35,13 +35,14 @@ class FakeSync:
         self.marks: frozenset[int] = frozenset()
         self.clashing: SyncClash | None = None
         self.told: list[Notice] = []
+        self.met = True
 
     def watch(self, game_changed: Callable[[str], object], everything: Callable[[], object]
               ) -> None:
         return None
 
     def meets_server(self) -> bool:
-        return True
+        return self.met
 
     def synced(self, game_id: str) -> bool:
         return game_id == self.game
@@ -119,3 +120,34 @@ def test_a_clash_and_the_refusals_are_shown_until_chosen_and_read(
     fake.clashing, fake.told = None, []
     shown = drawn()
     assert "Choose hand 2" not in shown and "This phone may not change this game." not in shown
+
+
+def test_a_followed_game_not_here_yet_is_on_its_way_until_a_first_try_fails(
+        tmp_path: Path) -> None:
+    """A server's game opened by its address, before the server answered this phone: on
+    its way while the first try is under way (a server with the sync socket answers in a
+    moment); the 'lives on the server' page once a try failed (a server without it)."""
+    from scorer.app.views.server_game import LIVES_ON_SERVER
+
+    store = GameStore(tmp_path)
+    followed = "0123abcd"  # not in this phone's store
+    fake = FakeSync(followed)
+    fake.met = False
+    page = SimpleNamespace(theme_mode=ft.ThemeMode.LIGHT,
+                           platform_brightness=ft.Brightness.LIGHT, width=400.0,
+                           height=844.0, views=[])
+    ctx = AppContext(page=cast(ft.Page, page), store=store)
+    CONFIG.phone_sync = fake
+    alone, server_game = CONFIG.alone, CONFIG.server_game
+    CONFIG.alone, CONFIG.server_game = True, followed
+    try:
+        shown = list(texts(sheet_view(ctx, followed)))  # the store's word on it
+        assert "Score sheet" in shown and LIVES_ON_SERVER not in shown
+        fake.shown = SyncLine(alone=True, waiting=0)  # the first try failed
+        assert LIVES_ON_SERVER in texts(sheet_view(ctx, followed))
+        fake.met = True  # it answered once: the server's word from then on
+        assert LIVES_ON_SERVER not in texts(sheet_view(ctx, followed))
+    finally:
+        CONFIG.phone_sync = None
+        CONFIG.alone, CONFIG.server_game = alone, server_game
+        store.close()

@@ -197,6 +197,16 @@ def see(page: Page, text: str | re.Pattern[str], timeout: float | None = None) -
     expect(page.get_by_text(text).first).to_be_visible(timeout=timeout)
 
 
+DRAWN_DEALER = re.compile(r" deals first \(drawn\)$")
+
+
+def draw_dealer(page: Page) -> None:
+    """New game's Draw at random, until the dealer it drew shows: that line moves Start
+    game down, so a tap on Start game before it lands where the button was."""
+    tap(page, "Draw at random")
+    see(page, DRAWN_DEALER)
+
+
 def type_points(page: Page, digits: str) -> None:
     for digit in digits:
         tap(page, digit)

@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from table_steps import (
     PLAYERS,
     Phone,
+    draw_dealer,
     every_phone,
     record_counted_hand,
     see,
@@ -59,7 +60,10 @@ def start_game_for_group(page: Page, group: str) -> None:
     see(page, f"This game will count for {group}.")
     for seat, name in enumerate(PLAYERS):
         type_into(page, f"Player {seat + 1}", name)
-    tap(page, "Draw at random")
+    # The felt names the two teams once the server has every name: its redraw moves the
+    # buttons under it, so a tap before it can land where Draw at random was (lost).
+    see(page, re.compile(rf"^{PLAYERS[0]} & {PLAYERS[2]}\s+vs\s+{PLAYERS[1]} & {PLAYERS[3]}$"))
+    draw_dealer(page)
     tap(page, "Start game")
     see(page, "Record hand")
 

@@ -9,7 +9,16 @@ from typing import Any
 
 from fits import assert_fits
 from playwright.sync_api import Page, expect
-from table_steps import Phone, every_phone, reads, see, seed_game, seed_won_games, tap
+from table_steps import (
+    Phone,
+    draw_dealer,
+    every_phone,
+    reads,
+    see,
+    seed_game,
+    seed_won_games,
+    tap,
+)
 from test_small_screens import top
 
 # Ann & Cid beat Bob & Dee eight times; then six games among seven players.
@@ -81,7 +90,7 @@ def test_leaderboard_player_page_and_fair_teams(
     felt = page.get_by_text(re.compile(r"^\w+ & \w+\s+vs\s+\w+ & \w+$")).first.inner_text()
     pairs = [set(side.split(" & ")) for side in re.split(r"\s+vs\s+", felt.strip())]
     assert {"Ann", "Cid"} not in pairs and set().union(*pairs) == {"Ann", "Bob", "Cid", "Dee"}
-    tap(page, "Draw at random")
+    draw_dealer(page)
     tap(page, "Start game")
     # Before the first hand the sheet gives each team its chance, from the ratings.
     see(page, re.compile(r"^Chance to win: \w+\s&\s\w+\s\d+\s%, \w+\s&\s\w+\s\d+\s%$"))

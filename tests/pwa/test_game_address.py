@@ -1,8 +1,8 @@
 """A game's address on a server whose game addresses open the app (a community's default,
 `--open-games-in app` on a laptop): a phone that can run the app gets the app on that
-game, one that cannot gets the server-drawn page by itself, `?drawn=1` is the drawn page,
-and an app older than the server's takes the server's version at a calm moment, keeping
-the games on the phone."""
+game (its sheet, kept by the phone through the server's sync), one that cannot gets the
+server-drawn page by itself, `?drawn=1` is the drawn page, and an app older than the
+server's takes the server's version at a calm moment, keeping the games on the phone."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 from pwa_phone import Phone
-from table_steps import see, seed_game, tap
+from table_steps import see, seed_game
 from test_phone_alone import start_game
 from test_send_to_server import shots
 
@@ -23,6 +23,7 @@ from scorer.webbuild.site import built_rules, write_service_worker, write_versio
 
 APP = ("--open-games-in", "app")
 LIVES_THERE = "This game lives on the server: open it there to see it and record hands."
+"""What the app says of a server's game on a server without the sync socket."""
 UPDATING = re.compile("^A newer Tarabish is on the server")
 NO_WASM = "delete window.WebAssembly;"
 LITTLE_MEMORY = "Object.defineProperty(Navigator.prototype, 'deviceMemory', {get: () => 0.5});"
@@ -64,15 +65,20 @@ def test_a_communitys_game_address_opens_the_game_in_the_app(
     page = phone.new_page()
     page.goto(f"{server.url}game/{game}", wait_until="commit")
     wait_for_url(page, rf"/alone/game/{game}", "the app's address of the game")
-    # The app, under its own scope, on that game: it says where the game lives.
-    open_phone_site(page, page.url, first_text=LIVES_THERE)
+    # The app, under its own scope, on that game: the phone keeps it (the server's sync)
+    # and shows its sheet; recording needs the table code.
+    open_phone_site(page, page.url, first_text=FIRST_HAND)
+    see(page, "Enter table code")
+    expect(page.get_by_text(LIVES_THERE)).to_have_count(0)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller",
+                           timeout=120_000)
     assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/alone/sw.js")
     assert re.search(rf"/alone/game/{game}", page.url)
     shots(page, "app-server-game")
-    # One tap to the server's own page of it.
-    tap(page, "Open it on the server")
-    wait_for_url(page, rf"/game/{game}\?drawn=1$", "the drawn page")
+    # The server's own page of it is still at ?drawn=1, beside the app.
+    page.goto(f"{server.url}game/{game}?drawn=1", wait_until="commit")
     see_drawn(page)
+    assert page.url == f"{server.url}game/{game}?drawn=1"
 
 
 @pytest.mark.parametrize("script", [NO_WASM, LITTLE_MEMORY], ids=["no-wasm", "little-memory"])

@@ -1,8 +1,8 @@
 """The phone-alone site served by a table server (`tarabish --phone-site`, under /alone/):
-a game kept with the network cut is sent to the table server once the phone is back
-online, gets its table code, and sending it again gives the same code and no second
-game. The table server's own page links to the site, and the phone that sent the game
-holds it there."""
+a game kept with the network cut goes to the table server by itself once the phone is
+back online (the server's sync), gets its table code, and the app started again shows
+the same code with no second game. The table server's own page links to the site, and
+the phone that sent the game holds it there."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ from pwa_phone import Phone
 from table_steps import see, tap, type_points
 from test_phone_alone import start_game
 
+from scorer.app.views.share import SEND_LABEL
+from scorer.browser.phone_sync import MEETS_FILE
 from scorer.store.game_store import GameStore
 from scorer.webbuild.site import LAZY
 
@@ -38,6 +40,24 @@ KEPT_JS = """async (lazy) => {
   return true;
 }"""
 SITE_LINK = "Keep games on this phone"
+NOT_SENT = "not sent yet"
+GOES_THERE = "This game goes to the table server as soon as this phone reaches it"
+MET_JS = """(name) => new Promise((resolve) => {
+  // The phone's folder in IndexedDB (Emscripten's IDBFS, scorer.browser.storage) holds
+  // the note that the table server answered its sync Hello (scorer.browser.phone_sync).
+  const opened = indexedDB.open("/tarabish");
+  opened.onerror = () => resolve(false);
+  opened.onsuccess = () => {
+    const db = opened.result;
+    if (!db.objectStoreNames.contains("FILE_DATA")) { db.close(); resolve(false); return; }
+    const keys = db.transaction("FILE_DATA").objectStore("FILE_DATA").getAllKeys();
+    keys.onerror = () => { db.close(); resolve(false); };
+    keys.onsuccess = () => {
+      db.close();
+      resolve(keys.result.some((key) => String(key).endsWith("/" + name)));
+    };
+  };
+})"""
 
 
 def wait_until_kept(page: Page, timeout_s: float = 180.0) -> None:
@@ -46,6 +66,15 @@ def wait_until_kept(page: Page, timeout_s: float = 180.0) -> None:
     deadline = time.monotonic() + timeout_s
     while not page.evaluate(KEPT_JS, list(LAZY)):
         assert time.monotonic() < deadline, "the site was not kept for offline use"
+        page.wait_for_timeout(500)
+
+
+def wait_until_met(page: Page, timeout_s: float = 120.0) -> None:
+    """Until the table server has answered this phone's sync once (kept in its folder):
+    from then on a game started here goes to the server by itself, even offline."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(MET_JS, MEETS_FILE):
+        assert time.monotonic() < deadline, "the table server never answered this phone"
         page.wait_for_timeout(500)
 
 
@@ -87,9 +116,10 @@ def test_a_game_kept_offline_is_sent_once_and_gets_its_table_code(
     open_phone_site(page, url + "alone/")
     assert page.evaluate("crossOriginIsolated") is True
 
-    # The network is cut (once the site is kept): the site starts from the phone and
-    # keeps a game.
+    # The network is cut (once the site is kept, and the table server has answered this
+    # phone): the site starts from the phone and keeps a game, its hand not sent yet.
     wait_until_kept(page)
+    wait_until_met(page)
     phone.context.set_offline(True)
     page.reload()
     open_phone_site(page, url + "alone/")
@@ -100,27 +130,31 @@ def test_a_game_kept_offline_is_sent_once_and_gets_its_table_code(
     type_points(page, "100")
     tap(page, "Save hand")
     see(page, "400 to go")
+    expect(page.get_by_text(NOT_SENT)).to_have_count(1)
 
-    # Offline, sending says so in one line and makes nothing.
+    # Offline, Share says where the game goes, and nothing is there yet.
     tap(page, "Share this game")
-    tap(page, "Send to the server")
-    see(page, re.compile("The table server did not answer"), timeout=40_000)
+    see(page, GOES_THERE)
+    expect(page.get_by_role("button", name=SEND_LABEL)).to_have_count(0)
     shots(page, "phone-alone-send-offline")
     assert GameStore(data, read_only=True).list_games() == []
+    tap(page, "Close")
 
-    # Back online: sent, with its table code.
+    # Back online: it goes by itself, with its hand, and gets its table code.
     phone.context.set_offline(False)
-    tap(page, "Send to the server")
+    expect(page.get_by_text(NOT_SENT)).to_have_count(0, timeout=60_000)
+    tap(page, "Share this game")
     code = shown_code(page)
     see(page, re.compile(r"^The game is at http://127\.0\.0\.1:\d+/game/[0-9a-f]{8}$"))
     shots(page, "phone-alone-sent")
     address = page.get_by_text(re.compile("^The game is at ")).first.inner_text()
     address = address.removeprefix("The game is at ")
 
-    # Again (a lost answer, a second tap): the same code, still one game.
-    tap(page, "Close")
+    # The app started again: the same code, still one game (nothing sent twice).
+    open_phone_site(page, url + "alone/", first_text="Continue")
+    page.get_by_text("Continue").first.click()
+    see(page, "400 to go")
     tap(page, "Share this game")
-    tap(page, "Send to the server")
     assert shown_code(page) == code
     [game] = GameStore(data, read_only=True).list_games()
     assert address.endswith(f"/game/{game.id}") and game.hand_count == 1

@@ -213,8 +213,11 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
     except (StoreError, ValueError) as exc:
         sync = CONFIG.phone_sync
         if (over is None and sync is not None and sync.synced(game_id)
-                and sync.meets_server()):
+                and (sync.meets_server() or not sync.line().alone)):
             # A server's game this phone follows: on its way (or the server's word on it).
+            # Before a first answer, while the first try is under way, it is on its way
+            # too: the placeholder below only once a try failed (a server without the
+            # sync socket), not for the second before a server with it answers.
             return message_view(ctx, route, "Score sheet", str(exc))
         if over is None and CONFIG.alone and CONFIG.server_game == game_id:
             from scorer.app.views.server_game import server_game_view
