@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import socket
+import ssl
 import struct
 import time
 from collections import deque
@@ -63,7 +64,7 @@ class FletClient:
                  device: str | None = None, user_agent: str | None = None,
                  page_extra: dict[str, Any] | None = None, session_id: str = "",
                  headers: dict[str, str] | None = None, timeout: float = 10.0,
-                 max_queue: int | None = 16) -> None:
+                 max_queue: int | None = 16, tls: bool = False) -> None:
         self.port = port
         self.device = device or secrets.token_urlsafe(24)
         self.controls: dict[int, dict[str, Any]] = {}
@@ -86,9 +87,15 @@ class FletClient:
         except OSError:
             sock.close()
             raise
+        context = None
+        if tls:  # through Caddy (tests/caddy_proxy.py): its own CA, trusted by no one
+            context = ssl.create_default_context()
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
         try:
             self.ws: ClientConnection = connect(
-                f"ws://127.0.0.1:{port}/ws", sock=sock, open_timeout=timeout,
+                f"{'wss' if tls else 'ws'}://127.0.0.1:{port}/ws", sock=sock, ssl=context,
+                open_timeout=timeout,
                 user_agent_header=user_agent or f"hostile-{secrets.token_hex(4)}",
                 max_size=64 * 1024 * 1024, additional_headers=headers, legacy=True,
                 max_queue=max_queue,
