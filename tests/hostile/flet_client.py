@@ -236,8 +236,9 @@ class FletClient:
     def said(self, since: int = 0) -> list[str]:
         return [s for n, s in self.strings if n > since]
 
-    def wait_for(self, *needles: str, since: int = 0, timeout: float = 5.0) -> str:
-        """The first string from the server (after `since`) containing any needle."""
+    def wait_for(self, *needles: str, since: int = 0, timeout: float = 15.0) -> str:
+        """The first string from the server (after `since`) containing any needle, within
+        `timeout` s (as the browser tests wait: a loaded 2-core machine answers late)."""
         end = time.monotonic() + timeout
         while True:
             for text in self.said(since):

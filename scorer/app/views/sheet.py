@@ -245,7 +245,9 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
         after = ctx.actions.next_game(game_id)
         live = ctx.next_is_news(game_id, after)
         if after is not None:
-            holds = ctx.actions.can_edit(after)
+            # A table's next game is made by a holder, and every holder of this game holds
+            # it: on another process the notice of it can come before its grants do.
+            holds = editable or ctx.actions.can_edit(after)
             body.append(kept.part("next_game", (after, live, holds),
                                   lambda: next_game_part(ctx, game_id, after, live, holds)))
         body.append(summary_card(model))
