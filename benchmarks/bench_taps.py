@@ -72,7 +72,7 @@ from bench_page_load import (
     stop,
     wait_best,
 )
-from table_steps import enter_seeded_code, seed_game
+from table_steps import TAP_JS, enter_seeded_code, seed_game
 
 TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")
 
@@ -279,26 +279,6 @@ BARE_APP = textwrap.dedent('''
                 ws="websockets-sansio")
 ''')
 
-TAP_JS = """
-async ([el, want, timeoutMs]) => {
-  const seen = () => {
-    for (const n of document.querySelectorAll('flt-semantics, flt-semantics *')) {
-      const t = (n.getAttribute('aria-label') || '') + ' ' + (n.textContent || '');
-      if (t.includes(want)) return true;
-    }
-    return false;
-  };
-  const target = el.getAttribute('role') === 'button' ? el
-    : (el.querySelector('[role=button]') || el);
-  const t0 = performance.now();
-  target.click();
-  while (performance.now() - t0 < timeoutMs) {
-    await new Promise(r => requestAnimationFrame(r));
-    if (seen()) return performance.now() - t0;
-  }
-  return -1;
-}
-"""
 """Click an accessibility node and wait, frame by frame, for a text: ms, -1 on timeout."""
 
 SETTLE_MS = 400

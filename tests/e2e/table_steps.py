@@ -39,6 +39,31 @@ def every_phone(test: Any) -> Any:
                                    ids=["390x844", "360x640"])(test)
 
 
+TAP_JS = """
+async ([el, want, timeoutMs]) => {
+  const seen = () => {
+    for (const n of document.querySelectorAll('flt-semantics, flt-semantics *')) {
+      const t = (n.getAttribute('aria-label') || '') + ' ' + (n.textContent || '');
+      if (t.includes(want)) return true;
+    }
+    return false;
+  };
+  const target = el.getAttribute('role') === 'button' ? el
+    : (el.querySelector('[role=button]') || el);
+  const t0 = performance.now();
+  target.click();
+  while (performance.now() - t0 < timeoutMs) {
+    await new Promise(r => requestAnimationFrame(r));
+    if (seen()) return performance.now() - t0;
+  }
+  return -1;
+}
+"""
+"""Tap `el` (a button, or the button in it) and await the frame that shows `want`:
+ms from the tap to that frame, -1 after `timeoutMs` (bench_taps and the sync phones' tap
+times, measured in the page so that Playwright's own round trips are not counted)."""
+
+
 SEEDED_CODES: dict[str, str] = {}
 """The table code `tarabish import` printed for each seeded game, by game id."""
 

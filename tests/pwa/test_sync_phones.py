@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from page_requests import RequestWatch
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from table_steps import see, tap, type_points
+from table_steps import TAP_JS, see, tap, type_points
 from tcp_forwarder import Forwarder
 from test_phone_alone import start_game
 from test_send_to_server import shots, wait_until_kept
@@ -40,26 +40,6 @@ PHONE_VIEWPORT = {"width": 390, "height": 844}
 START_TIMEOUT_MS = 120_000
 NOT_SENT = "not sent yet"
 ALONE = re.compile(r"^This phone is recording alone")
-TAP_JS = """
-async ([el, want, timeoutMs]) => {
-  const seen = () => {
-    for (const n of document.querySelectorAll('flt-semantics, flt-semantics *')) {
-      const t = (n.getAttribute('aria-label') || '') + ' ' + (n.textContent || '');
-      if (t.includes(want)) return true;
-    }
-    return false;
-  };
-  const target = el.getAttribute('role') === 'button' ? el
-    : (el.querySelector('[role=button]') || el);
-  const t0 = performance.now();
-  target.click();
-  while (performance.now() - t0 < timeoutMs) {
-    await new Promise(r => requestAnimationFrame(r));
-    if (seen()) return performance.now() - t0;
-  }
-  return -1;
-}
-"""
 """A tap timed in the page, as benchmarks/bench_taps.py does: ms to the answer's text."""
 
 
