@@ -44,6 +44,12 @@ def conflict_view(ctx: AppContext, route: str, model: GameModel, key: str, place
                   draft: HandDraft, found: Situation) -> ft.View:
     """The conflict screen for the hand under `key` (its taps `draft`, its `place`)."""
     shown = Choices(ctx, model, key, place, draft, found)
+    return both_versions(ctx, route, model, shown, place, draft, found)
+
+
+def both_versions(ctx: AppContext, route: str, model: GameModel, shown: Choices,
+                  place: DraftPlace, draft: HandDraft, found: Situation) -> ft.View:
+    """The screen of a clash: what happened, what differs, both versions, the choices."""
     n = found.number
     title = f"Hand {n}: two versions" if found.clash is Clash.THEIRS else f"Hand {n} is gone"
     body: list[ft.Control] = [ft.Text(shown.lead(), size=17, weight=ft.FontWeight.W_600)]
@@ -272,21 +278,7 @@ def sync_clash_view(ctx: AppContext, game_id: str) -> ft.View:
                        base=None if clash.is_new else (theirs or {}))
     shown = SyncChoices(ctx, model, ctx.draft_key(game_id, None), place, draft, found)
     shown.choices = clash.choices
-    n = found.number
-    title = f"Hand {n}: two versions" if found.clash is Clash.THEIRS else f"Hand {n} is gone"
-    body: list[ft.Control] = [ft.Text(shown.lead(), size=17, weight=ft.FontWeight.W_600)]
-    saved_by = shown.saved_by()
-    if saved_by:
-        body.append(ft.Text(saved_by, size=14, color=ft.Colors.ON_SURFACE_VARIANT))
-    differs = what_differs(found, model.game.names)
-    if differs:
-        body.append(notice("What differs: " + "; ".join(
-            f"{d.label}: theirs {d.before}, yours {d.after}" for d in differs) + ".",
-            icon=ft.Icons.COMPARE_ARROWS))
-    body.append(versions_table(model, place, draft, found))
-    body.extend(shown.notes())
-    return screen(route, app_bar(ctx, title, back_to=f"/game/{model.id}"), body,
-                  bottom=shown.main_buttons())
+    return both_versions(ctx, route, model, shown, place, draft, found)
 
 
 class SyncChoices(Choices):
