@@ -316,6 +316,8 @@ class Router:
             return "group=" in self.route
         if path in LISTS and games_private(self.ctx.store):
             return True
+        if path == "/club/new":  # its form adds this phone's groups itself, keeping what was typed
+            return False
         return path.startswith(("/game/", "/club/", "/group/")) or path in RIGHTS_SCREENS
 
     def show_theme(self, mode: ft.ThemeMode) -> None:

@@ -26,7 +26,8 @@ class Drawn(Router):
 
 def router(tmp_path: Path) -> Drawn:
     page = SimpleNamespace(theme_mode=ft.ThemeMode.SYSTEM, platform_brightness=ft.Brightness.LIGHT,
-                           width=390.0, route="/", views=[], pubsub=None)
+                           width=390.0, route="/", views=[], pubsub=None,
+                           run_task=lambda *_a: None)
     drawn = Drawn(AppContext(page=cast(ft.Page, page), store=GameStore(tmp_path)))
     drawn.sent = []
     return drawn
@@ -86,3 +87,16 @@ def test_news_of_a_game_while_its_redraw_waits_joins_it(tmp_path: Path) -> None:
 
     run_async(news())
     assert asked == ["0123abcd", "89abcdef", "0123abcd"]
+
+
+def test_new_club_night_is_not_drawn_again_when_the_phone_is_known(tmp_path: Path) -> None:
+    """Its form draws the groups this phone keeps by itself once the phone is known; a
+    whole new screen then (a busy server reads the phone late) emptied what was typed and
+    the error just shown under it (seen in a full run: "the event needs a name" gone)."""
+    shown = router(tmp_path)
+    shown.show("/club/new")
+    shown.phone_known()
+    assert shown.sent == ["/club/new"]
+    shown.show("/club/abc123")  # a night's screen depends on this phone's rights
+    shown.phone_known()
+    assert shown.sent == ["/club/new", "/club/abc123", "/club/abc123"]

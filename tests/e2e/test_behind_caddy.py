@@ -17,7 +17,7 @@ from typing import Any
 from fits import assert_fits
 from playwright.sync_api import BrowserContext, Page, expect
 from table_steps import record_counted_hand, totals
-from test_sharing import PLAYERS, close_dialog, start_game
+from test_sharing import PLAYERS, close_dialog, open_share, start_game
 
 from tests.caddy_proxy import caddy_in_front
 from tests.echo_server import serving
@@ -117,7 +117,7 @@ def test_share_behind_the_proxy_gives_the_address_phones_opened(
                 open_app(page, address, first_text="Score sheet")
             for scheme in ("light", "dark"):
                 page.emulate_media(color_scheme=scheme)
-                page.get_by_role("button", name="Share this game").click()
+                open_share(page)
                 expect(page.get_by_text(address, exact=True)).to_be_visible()
                 expect(page.get_by_label(f"QR code of {address}")).to_be_attached()
                 expect(page.get_by_text("Scan it with a phone to follow the score.")

@@ -100,9 +100,23 @@ def hand_rows(page: Page, number: int) -> Any:
     return page.get_by_role("button", name=re.compile(rf"\b{number}\. \w+ dealt"))
 
 
+def open_share(page: Page) -> None:
+    """Tap Share; again if a redraw of the sheet (the device's dark setting, or this
+    phone's rights read late) replaced the button under the tap. Never a second panel:
+    while it is open the sheet's buttons are out of the accessibility tree."""
+    for _attempt in range(3):
+        page.get_by_role("button", name="Share this game").click()
+        try:
+            expect(page.get_by_role("alertdialog")).to_have_count(1, timeout=3_000)
+            return
+        except AssertionError:
+            continue
+    expect(page.get_by_role("alertdialog")).to_have_count(1)
+
+
 def read_table_code(page: Page) -> str:
     """Open the Share panel and read the table code shown to a phone that holds it."""
-    page.get_by_role("button", name="Share this game").click()
+    open_share(page)
     label = page.get_by_text(re.compile(r"^Table code \d{6}$"))
     expect(label).to_be_visible()
     code = re.sub(r"\D", "", label.inner_text())
