@@ -48,7 +48,7 @@ from urllib.parse import urlsplit
 import pytest
 from page_requests import RequestWatch
 from playwright.sync_api import BrowserContext, Page, Request
-from table_steps import Phone, follow_answers
+from table_steps import Phone, follow_answers, settled_shot
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS_DIR = REPO_ROOT / "test-artifacts"
@@ -299,29 +299,16 @@ def open_app_page(
     return time.perf_counter() - start
 
 
-#: A page Flutter has not painted yet is one colour: a PNG of a few KB (2.7 KB at
-#: 390x844). Text reads by its semantics before the first paint, so a shot taken
-#: right after is blank twice in a row unless blank shots are not taken as settled.
-BLANK_PNG_BYTES = 4_096
-
-
 def save_screenshot(page: Page, name: str, settle_ms: int = 5_000) -> Path:
     """Save the page as test-artifacts/screenshots/NAME.png; returns the path.
 
     Flutter paints asynchronously (fonts arrive, ripples fade), so shots are
     taken until two in a row are identical (or `settle_ms` passes). Give
-    dark-mode shots their own name (e.g. "home-dark")."""
+    dark-mode shots their own name (e.g. "home-dark"); `table_steps.shoot` saves
+    a screen both ways."""
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOT_DIR / f"{name}.png"
-    deadline = time.monotonic() + settle_ms / 1000
-    shot = page.screenshot()
-    while time.monotonic() < deadline:
-        page.wait_for_timeout(150)
-        again = page.screenshot()
-        if again == shot and len(shot) > BLANK_PNG_BYTES:
-            break
-        shot = again
-    path.write_bytes(shot)
+    path.write_bytes(settled_shot(page, settle_ms))
     return path
 
 
@@ -395,12 +382,13 @@ def open_app() -> Callable[..., float]:
 
 
 @pytest.fixture
-def phone(new_context: Callable[..., Any], scheme: str, size: tuple[int, int]) -> Phone:
-    """With `table_steps.every_phone` on the test: a page at that size and scheme."""
+def phone(new_context: Callable[..., Any], size: tuple[int, int]) -> Phone:
+    """With `table_steps.every_phone` on the test: a light page at that size (the test
+    shoots each screen light and dark with `table_steps.shoot`)."""
     width, height = size
-    page = new_context(color_scheme=scheme).new_page()
+    page = new_context(color_scheme="light").new_page()
     page.set_viewport_size({"width": width, "height": height})
-    return Phone(page, width, f"{width}x{height}-{scheme}")
+    return Phone(page, width, f"{width}x{height}")
 
 
 @pytest.fixture

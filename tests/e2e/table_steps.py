@@ -6,14 +6,16 @@ import contextlib
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
+import time
 import weakref
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, WebSocket, expect
@@ -24,17 +26,19 @@ PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 
 @dataclass(frozen=True)
 class Phone:
-    """A fresh phone (browser context) of one size and colour scheme."""
+    """A fresh phone (browser context) of one size, set to light: `shoot` saves each
+    screen light and dark."""
 
     page: Page
     width: int
     tag: str
-    """`390x844-dark`: for screenshot names."""
+    """`390x844`: for screenshot names."""
 
 
 def every_phone(test: Any) -> Any:
-    """Run the test at 390x844 and 360x640, light and dark (the `phone` fixture)."""
-    test = pytest.mark.parametrize("scheme", ["light", "dark"])(test)
+    """Run the test at 390x844 and at 360x640 (the `phone` fixture). The layout depends
+    on the size, the colours on the scheme: the test shoots each screen both ways
+    (`shoot`), which follows the device live, so one walk per size is enough."""
     return pytest.mark.parametrize("size", [(390, 844), (360, 640)],
                                    ids=["390x844", "360x640"])(test)
 
@@ -260,15 +264,233 @@ def totals(page: Page) -> tuple[str, str]:
     return texts[0], texts[1]
 
 
-def looks_dark(page: Page) -> bool:
-    """Whether the screen's background is dark: one pixel of the margin beside the
-    content, decoded from a screenshot (a PNG of 1x1, one row, so no filter to undo)."""
-    png = page.screenshot(clip={"x": 3, "y": 200, "width": 1, "height": 1})
-    chunks, at = {}, 8
+def _png_pixels(png: bytes) -> list[tuple[int, int, int]]:
+    """The (red, green, blue) of each pixel of a small 8-bit RGB or RGBA PNG (a clip of a
+    screenshot), row after row, its filters undone (PNG spec, section 9)."""
+    chunks: dict[str, bytes] = {}
+    at = 8
     while at < len(png):
         size = int.from_bytes(png[at:at + 4], "big")
         kind = png[at + 4:at + 8].decode("ascii")
         chunks[kind] = chunks.get(kind, b"") + png[at + 8:at + 8 + size]
         at += 12 + size
-    red, green, blue = zlib.decompress(chunks["IDAT"])[1:4]  # after the row's filter byte
+    header = chunks["IHDR"]
+    width, height = int.from_bytes(header[0:4], "big"), int.from_bytes(header[4:8], "big")
+    assert header[8] == 8 and header[9] in (2, 6), "an 8-bit RGB or RGBA PNG"
+    step = 3 if header[9] == 2 else 4
+    raw, stride = zlib.decompress(chunks["IDAT"]), width * step
+    pixels: list[tuple[int, int, int]] = []
+    above = bytearray(stride)
+    for row in range(height):
+        start = row * (stride + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        for i in range(stride):
+            left = line[i - step] if i >= step else 0
+            up, corner = above[i], (above[i - step] if i >= step else 0)
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + up) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                guess = left + up - corner
+                near = min((abs(guess - left), 0, left), (abs(guess - up), 1, up),
+                           (abs(guess - corner), 2, corner))[2]
+                line[i] = (line[i] + near) & 255
+        pixels += [(line[i], line[i + 1], line[i + 2]) for i in range(0, stride, step)]
+        above = line
+    return pixels
+
+
+def looks_dark(page: Page) -> bool:
+    """Whether the screen's background is dark: one pixel of the margin beside the
+    content, decoded from a screenshot."""
+    red, green, blue = _png_pixels(
+        page.screenshot(clip={"x": 3, "y": 200, "width": 1, "height": 1}))[0]
     return (red + green + blue) / 3 < 100
+
+
+Scheme = Literal["light", "dark"]
+SCHEMES: tuple[Scheme, Scheme] = ("light", "dark")
+SCHEME_WAIT_MS = 15_000
+"""The most `show_scheme` waits for the screen to be drawn in the colours asked for."""
+DARK_BELOW = 60
+"""A margin darker than this is drawn dark. The app's background is #F7FBF1 light and
+#10140F dark (the TV pages' #F4F6F2 and #0F1512); under a dialog's scrim (54 % black)
+light is still about 113 and dark 7, so the line holds with a dialog open too."""
+
+
+def margin_brightness(page: Page) -> float:
+    """The median brightness (0 to 255) of the column of pixels 3 px in from the screen's
+    left edge, top to bottom: the margin beside the content on every screen, so its
+    background (or the scrim over it). The median leaves out a title bar or a snack
+    bar across it."""
+    height = (page.viewport_size or {"height": 640})["height"]
+    column = _png_pixels(page.screenshot(clip={"x": 3, "y": 0, "width": 1, "height": height}))
+    return statistics.median(sum(pixel) / 3 for pixel in column)
+
+
+def shows_scheme(page: Page) -> Scheme:
+    """The scheme the screen is drawn in, read off its margin (`margin_brightness`)."""
+    return "dark" if margin_brightness(page) < DARK_BELOW else "light"
+
+
+#: A page Flutter has not painted yet is one colour: a PNG of a few KB (2.7 KB at
+#: 390x844). Text reads by its semantics before the first paint, so a shot taken
+#: right after is blank twice in a row unless blank shots are not taken as settled.
+BLANK_PNG_BYTES = 4_096
+
+
+def settled_shot(page: Page, settle_ms: int = 5_000) -> bytes:
+    """A screenshot of the screen once it is still: shots are taken until two in a row are
+    identical and not blank (Flutter paints asynchronously: fonts arrive, ripples fade),
+    or `settle_ms` passes."""
+    deadline = time.monotonic() + settle_ms / 1000
+    shot = page.screenshot()
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(150)
+        again = page.screenshot()
+        if again == shot and len(shot) > BLANK_PNG_BYTES:
+            break
+        shot = again
+    return shot
+
+
+SEMANTIC_NODES_JS = "() => [...document.querySelectorAll('flt-semantics')].map(n => n.id)"
+"""The ids of the app's accessibility nodes: a control drawn anew gets a new one."""
+
+
+def show_scheme(page: Page, scheme: Scheme) -> None:
+    """Turn the device's colours to `scheme` on a loaded page and wait until the screen is
+    drawn in them. The app follows the device and its server draws the screen again (the
+    suit colours are chosen there): wait for that redraw, then for the margin's colour.
+
+    The redraw is the server's next message on the page's socket (`follow_answers`);
+    on a page whose socket is not followed, new accessibility nodes (new controls; not
+    seen under a dialog). A page of plain HTML, or one whose server is gone, is only
+    recoloured by the browser."""
+    shown = set(page.evaluate(SEMANTIC_NODES_JS))
+    link = _LINKS.get(page)
+    socket = link.socket if link is not None else None
+    gone = socket is not None and socket.is_closed()
+    live = bool(shown) and socket is not None and not gone
+    frames = link.frames if link is not None else 0
+
+    def redrawn() -> bool:
+        if not shown or gone:
+            return True
+        if live:
+            return link is not None and link.frames > frames
+        return not shown.issuperset(page.evaluate(SEMANTIC_NODES_JS))
+
+    page.emulate_media(color_scheme=scheme)
+    deadline = time.monotonic() + SCHEME_WAIT_MS / 1000
+    while not redrawn():
+        assert time.monotonic() < deadline, (
+            f"the app's screen drawn again for {scheme} (" + (
+                "a message from its server" if live else "new controls on it")
+            + f") within {SCHEME_WAIT_MS} ms of the device turning {scheme}")
+        page.evaluate(DRAWN)
+    page.evaluate(DRAWN)  # the redraw applied and drawn
+    while ((seen := margin_brightness(page)) < DARK_BELOW) != (scheme == "dark"):
+        assert time.monotonic() < deadline, (
+            f"the screen drawn {scheme} within {SCHEME_WAIT_MS} ms of the device turning "
+            f"{scheme}: its margin's brightness is still {seen:.0f} of 255")
+        page.evaluate(DRAWN)
+
+
+LANDMARKS_JS = """() => {
+  const snackBar = (el) => {  // a bar across the bottom of the window
+    for (let n = el.closest('flt-semantics'); n; n = n.parentElement.closest('flt-semantics')) {
+      const r = n.getBoundingClientRect();
+      if (r.left <= 0.5 && r.width >= innerWidth - 1 && Math.abs(r.bottom - innerHeight) <= 1
+          && r.height < innerHeight / 2) return true;
+    }
+    return false;
+  };
+  const found = new Map();
+  for (const el of document.querySelectorAll('flt-semantics[aria-label], flt-semantics span')) {
+    const key = el.tagName + ' ' + (el.getAttribute('aria-label') || el.textContent || '');
+    const r = el.getBoundingClientRect();
+    if (!key.trim() || !r.width || !r.height || snackBar(el)) continue;
+    found.set(key, found.has(key) ? null : [r.left + r.width / 2, r.top + r.height / 2]);
+  }
+  return Object.fromEntries([...found].filter(([, at]) => at !== null));
+}"""
+"""Where each word or label that is on the screen once is (its centre), by its words;
+not a snack bar's (a bar across the bottom of the window), which goes by itself."""
+
+Landmarks = dict[str, tuple[float, float]]
+
+
+def landmarks(page: Page, in_view: bool = False) -> Landmarks:
+    """The centre of each word and label shown once on the page, by its words (`in_view`:
+    only those in the window)."""
+    height = (page.viewport_size or {"height": 640})["height"]
+    return {key: (at[0], at[1]) for key, at in page.evaluate(LANDMARKS_JS).items()
+            if not in_view or 0 < at[1] < height}
+
+
+def scroll_back(page: Page, before: Landmarks, timeout_ms: int = 10_000) -> None:
+    """Scroll the screen back to where it showed `before` (the words in the window, from
+    `landmarks`): the app draws the screen again for the other scheme, and a new
+    scrolling column starts at its top. The wheel turns, as a thumb would, over the word
+    nearest the middle of those that moved, until that word is back in its place."""
+    middle = (page.viewport_size or {"height": 640})["height"] / 2
+    now = landmarks(page)
+    moved = [key for key, at in before.items() if key in now and abs(now[key][1] - at[1]) >= 1]
+    if not moved:
+        return
+    anchor = min(moved, key=lambda key: abs(before[key][1] - middle))
+    deadline = time.monotonic() + timeout_ms / 1000
+    while abs(off := now[anchor][1] - before[anchor][1]) >= 1:
+        was = now[anchor]
+        page.mouse.move(*before[anchor])  # where it was in the window: on the scrolling part
+        page.mouse.wheel(0, off)
+        while (now := landmarks(page)).get(anchor) == was:
+            assert time.monotonic() < deadline, (
+                f"{anchor!r} moved by the wheel, {off:.0f} px, back to where it was before "
+                "the screen was drawn in the other scheme")
+            page.evaluate(DRAWN)
+        assert anchor in now, f"{anchor!r} on the screen drawn in the other scheme"
+
+
+def same_screen(page: Page, before: Landmarks, scheme: Scheme) -> None:
+    """The screen drawn in `scheme` shows the words it showed `before`, no more, no less:
+    the app drew it again for the scheme from what it keeps, and a part it does not keep
+    (a form's typed words, a folded part opened) would not be the same screen."""
+    now = set(landmarks(page, in_view=True))
+    assert now == set(before), (
+        f"the screen drawn {scheme} shows the same words as before: it lost "
+        f"{sorted(set(before) - now)} and gained {sorted(now - set(before))}")
+
+
+def shoot(phone: Phone | Page, name: str, screenshot: Callable[..., Path],
+          settle_ms: int = 5_000, again: Callable[[], None] | None = None) -> None:
+    """Save the screen on show as NAME-light.png and NAME-dark.png (`screenshot`, the
+    fixture, each once still), each once the screen is drawn in its scheme, scrolled
+    where it was and showing the same words; then turn the page back to light and wait
+    likewise, and until it is still, before the test taps on (a tap during the redraw
+    can land on the screen being replaced).
+
+    The app draws the screen again for each scheme from what it keeps; `again` does
+    what it does not keep once more after each redraw (a form's typed words)."""
+    page = phone.page if isinstance(phone, Phone) else phone
+    before: Landmarks = {}  # none on a page of plain HTML: not drawn again, not scrolled
+
+    def redraw(scheme: Scheme) -> None:
+        show_scheme(page, scheme)
+        if again is not None:
+            again()
+        if before:
+            scroll_back(page, before)
+            same_screen(page, before, scheme)
+
+    for scheme in SCHEMES:
+        if shows_scheme(page) != scheme:
+            redraw(scheme)
+        screenshot(page, f"{name}-{scheme}", settle_ms)
+        before = before or landmarks(page, in_view=True)
+    redraw("light")
+    settled_shot(page, settle_ms)

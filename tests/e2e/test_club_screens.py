@@ -15,7 +15,7 @@ from typing import Any
 
 from club_seats import seed_night
 from playwright.sync_api import Page, expect
-from table_steps import Phone, become_host, every_phone, see, tap, type_into
+from table_steps import Phone, become_host, every_phone, see, shoot, tap, type_into
 from test_club_night import board_state
 
 
@@ -38,15 +38,15 @@ def test_an_organiser_and_a_table_read_the_night(
     expect(page.get_by_role("button", name="Start round 2")).to_be_disabled()
     see(page, "Round 1 has 2 tables still playing (1, 2). Round 2 starts once each has "
               "ended or has a result.")
-    screenshot(page, f"club-organiser-waiting-{phone.tag}")
+    shoot(page, f"club-organiser-waiting-{phone.tag}", screenshot)
     export = page.get_by_role("button", name="Export results")
     export.scroll_into_view_if_needed()
     box = export.bounding_box()
     assert box and box["width"] > phone.width - 80  # a line of its own: room for its words
-    screenshot(page, f"club-organiser-tools-{phone.tag}")
+    shoot(page, f"club-organiser-tools-{phone.tag}", screenshot)
 
     # A table's phone scans its card: the code pad says the code is on that card.
-    table = new_context(color_scheme=phone.tag.rsplit("-", 1)[1]).new_page()
+    table = new_context(color_scheme="light").new_page()  # shot both ways, as the phone
     table.set_viewport_size(page.viewport_size or {"width": phone.width, "height": 640})
     game = board_state(server.url, event_id)["tables"][0]["game"]
     open_app(table, f"{server.url}game/{game}", first_text="Score sheet")
@@ -54,25 +54,30 @@ def test_an_organiser_and_a_table_read_the_night(
     see(table, "This table plays in a club night: its code is on the table card. No card? "
                "Ask the organiser.")
     expect(table.get_by_text("Ask the phone that started the game")).to_have_count(0)
-    screenshot(table, f"club-table-code-{phone.tag}")
+    shoot(table, f"club-table-code-{phone.tag}", screenshot)
 
     # A new night plays to any number New game takes (typed), not only 300/500/1000.
     open_app(page, f"{server.url}club/new", first_text="New club night")
-    type_into(page, "Name of the night", "Legion Friday")
-    entrants = page.get_by_role("textbox", name="Entrants")
-    entrants.scroll_into_view_if_needed()
-    page.wait_for_timeout(500)  # a thumb waits for the screen to stop moving
-    entrants.click()
-    page.wait_for_timeout(300)
-    entrants.press_sequentially("Ann & Bob\nCid & Dee", delay=15)
-    see(page, "2 teams")
-    other = page.get_by_role("textbox", name="Other")
-    other.scroll_into_view_if_needed()
-    page.wait_for_timeout(500)
-    type_into(page, "Other", "750")
-    page.wait_for_timeout(500)
-    see(page, "2 teams")  # still a night of teams: no tap went astray
-    screenshot(page, f"club-new-target-{phone.tag}")
+
+    def fill_in() -> None:  # again on the screen drawn for the other scheme: not kept
+        type_into(page, "Name of the night", "Legion Friday")
+        entrants = page.get_by_role("textbox", name="Entrants")
+        entrants.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)  # a thumb waits for the screen to stop moving
+        entrants.click()
+        page.wait_for_timeout(300)
+        page.keyboard.press("Control+A")
+        entrants.press_sequentially("Ann & Bob\nCid & Dee", delay=15)
+        see(page, "2 teams")
+        other = page.get_by_role("textbox", name="Other")
+        other.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        type_into(page, "Other", "750")
+        page.wait_for_timeout(500)
+        see(page, "2 teams")  # still a night of teams: no tap went astray
+
+    fill_in()
+    shoot(page, f"club-new-target-{phone.tag}", screenshot, again=fill_in)
     tap(page, "Create club night")
     page.wait_for_url(re.compile(r"/club/[0-9a-f]{8}$"))
     made = re.search(r"/club/([0-9a-f]{8})$", page.url)

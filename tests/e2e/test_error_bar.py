@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
-from table_steps import Phone, every_phone, tap
+from table_steps import Phone, every_phone, shoot, tap
 from test_club_night import set_up_night
 
 ERROR = "the event needs a name"
@@ -34,7 +34,7 @@ def test_the_new_club_nights_error_bar_reads_plainly(
         page.mouse.wheel(0, 600)
         page.wait_for_timeout(250)
     expect(bar).to_be_visible()
-    screenshot(page, f"club-error-bar-{phone.tag}")
+    shoot(page, f"club-error-bar-{phone.tag}", screenshot)
 
 
 @every_phone
@@ -53,6 +53,6 @@ def test_a_club_nights_error_snack_bar_reads_plainly(
     # Under the open dialog the bar is dimmed and out of the accessibility tree: the
     # player closes the dialog and reads it.
     page.wait_for_timeout(300)
-    screenshot(page, f"club-error-snack-{phone.tag}", 300)
+    shoot(page, f"club-error-snack-{phone.tag}", screenshot, 300)
     page.keyboard.press("Escape")
     expect(page.get_by_text(SNACK).and_(page.locator("span"))).to_be_visible()

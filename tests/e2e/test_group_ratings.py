@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from table_steps import Phone, every_phone, reads, see, seed_won_games, tap
+from table_steps import Phone, every_phone, reads, see, seed_won_games, shoot, tap
 from test_club_board import SIZES, fits
 from test_two_phones import shoot_every_way
 
@@ -112,7 +112,7 @@ def test_group_rating_pages_at_phone_size(
                                ("ratings?group=0000abcd", "No such group", "no-group")):
         open_app(page, f"{server.url}{route}", first_text=first)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        screenshot(page, f"{name}-{tag}")
+        shoot(page, f"{name}-{tag}", screenshot)
 
 
 def test_the_tv_leaderboard_of_a_group(

@@ -18,6 +18,7 @@ from table_steps import (
     record_counted_hand,
     see,
     seed_game,
+    shoot,
     tap,
     type_into,
 )
@@ -136,7 +137,6 @@ def test_a_route_that_is_no_group_is_refused_plainly(
 def test_group_screens_at_phone_size(
     phone: Phone, new_context: Callable[..., Any], start_server: Callable[..., Any],
     open_app: Callable[..., float], screenshot: Callable[[Page, str], Any],
-    scheme: str,
 ) -> None:
     page, width, tag = phone.page, phone.width, phone.tag
     server = start_server()
@@ -151,34 +151,34 @@ def test_group_screens_at_phone_size(
     expect(page.get_by_text("New group")).to_have_count(0)
     page.wait_for_timeout(600)  # the accessibility tree runs a few frames ahead of paint
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    screenshot(page, f"group-code-once-{tag}")
+    shoot(page, f"group-code-once-{tag}", screenshot)
     tap(page, "Open the group")
     see(page, "Start a game")
     group_id = page.url.rsplit("/", 1)[1]
     tap(page, "Add a game")
     see(page, "Tap a game to count it for Friday bish.")
-    screenshot(page, f"group-add-game-{tag}")
+    shoot(page, f"group-add-game-{tag}", screenshot)
     tap(page, re.compile(r"^Ann & Cid vs Bob & Dee\s"))
     see(page, "Added to Friday bish.")
     see(page, "5 members, 1 game")
     expect(page.get_by_label("Take out")).to_have_count(1)
-    screenshot(page, f"group-keeper-{tag}")
+    shoot(page, f"group-keeper-{tag}", screenshot)
     tap(page, re.compile(r"^Ann & Cid vs Bob & Dee\s"))
     see(page, "Counts for Friday bish")
-    screenshot(page, f"group-sheet-line-{tag}")
+    shoot(page, f"group-sheet-line-{tag}", screenshot)
     page.go_back()
     see(page, "Start a game")
     tap(page, "Start a game")
     see(page, "This game will count for Friday bish.")
-    screenshot(page, f"group-new-game-{tag}")
+    shoot(page, f"group-new-game-{tag}", screenshot)
     open_app(page, f"{server.url}groups", first_text="Groups")
     see(page, "All games")
-    screenshot(page, f"groups-list-{tag}")
-    other = new_context(color_scheme=scheme).new_page()
+    shoot(page, f"groups-list-{tag}", screenshot)
+    other = new_context(color_scheme="light").new_page()  # shot both ways too
     other.set_viewport_size(page.viewport_size or {"width": width, "height": 640})
     open_app(other, f"{server.url}group/{group_id}", first_text="Enter keeper code")
     assert other.evaluate("document.documentElement.scrollWidth") <= width
-    screenshot(other, f"group-not-keeper-{tag}")
+    shoot(other, f"group-not-keeper-{tag}", screenshot)
     # The keeper code on the same pad as a table code, its two halves as it is shown.
     tap(other, "Enter keeper code")
     see(other, "Enter the keeper code")
@@ -186,4 +186,4 @@ def test_group_screens_at_phone_size(
         other.get_by_role("button", name=digit, exact=True).click()
     see(other, "Digits typed: 1 2 3 4")
     other.wait_for_timeout(400)
-    screenshot(other, f"group-keeper-pad-{tag}")
+    shoot(other, f"group-keeper-pad-{tag}", screenshot)

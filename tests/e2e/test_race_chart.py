@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from table_steps import Phone, every_phone, reads, see, seed_game, tap
+from table_steps import Phone, every_phone, reads, see, seed_game, shoot, tap
 
 HANDS = json.loads((Path(__file__).parents[1] / "data" / "won_game.json")
                    .read_text(encoding="utf-8"))["hands"]
@@ -29,7 +29,7 @@ def test_race_chart_and_summary_card(
     see(page, "3 calls: 2 made, 1 half-bait, 0 baits · 0 in runs · 1 bella")
     see(page, "3 calls: 2 made, 0 half-baits, 1 bait · 20 in runs · 0 bellas")
     see(page, "Best hand: hand 2, Ann & Cid scored 162")
-    screenshot(page, f"sheet-won-{tag}")
+    shoot(page, f"sheet-won-{tag}", screenshot)
 
     # The chart is closed until asked for, then shows all six hands and the marks.
     expect(page.get_by_label("Race chart", exact=False)).to_have_count(0)
@@ -39,6 +39,6 @@ def test_race_chart_and_summary_card(
     see(page, "forced over 400")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     page.get_by_text("✕ bait", exact=False).scroll_into_view_if_needed()
-    screenshot(page, f"race-chart-{tag}")
+    shoot(page, f"race-chart-{tag}", screenshot)
     tap(page, "Hide the race")
     expect(page.get_by_label("Race chart", exact=False)).to_have_count(0)

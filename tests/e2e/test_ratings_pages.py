@@ -17,6 +17,7 @@ from table_steps import (
     see,
     seed_game,
     seed_won_games,
+    shoot,
     tap,
 )
 from test_small_screens import top
@@ -116,7 +117,7 @@ def test_rating_pages_at_phone_size(
         if name == "sheet-chances":
             see(page, re.compile(r"^Chance to win: Ann\s&\sCid\s\d+\s%, Bob\s&\sDee\s\d+\s%$"))
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        screenshot(page, f"{name}-{tag}")
+        shoot(page, f"{name}-{tag}", screenshot)
         assert_fits(page, FITS[name][0], one_line=FITS[name][1])
 
 

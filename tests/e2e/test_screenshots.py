@@ -15,6 +15,7 @@ from table_steps import (
     every_phone,
     see,
     seed_game,
+    shoot,
     tap,
     type_into,
     type_points,
@@ -50,13 +51,13 @@ def test_every_screen_at_phone_size(
     for path, words, name in shots:
         open_app(page, f"{app_url}{path}", first_text=words)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        screenshot(page, f"{name}-{tag}")
+        shoot(page, f"{name}-{tag}", screenshot)
 
     # The dialogs: Share (this phone holds the game: its code first) and the colours.
     open_app(page, f"{app_url}game/{game}", first_text="Undo last hand")
     tap(page, "Share this game")
     see(page, "Table code")
-    screenshot(page, f"share-{tag}")
+    shoot(page, f"share-{tag}", screenshot)
     tap(page, "Close")
     # Home is drawn again once the phone's stored choices are read (its Continue card):
     # a tap on the first drawing's colours button in that moment is lost.
@@ -64,17 +65,26 @@ def test_every_screen_at_phone_size(
     expect(page.get_by_role("button", name=re.compile("^Continue"))).to_be_visible()
     page.get_by_label("Screen colours").click()
     see(page, "For this phone only.")
-    screenshot(page, f"colours-{tag}")
+    shoot(page, f"colours-{tag}", screenshot)
     tap(page, "Close")
 
     # New game with names typed, a target of its own and the house rules open.
     open_app(page, f"{app_url}new", first_text="Who sits where")
-    for seat, name in enumerate(("Theresa", "Angus", "Margaret", "Duncan")):
-        type_into(page, f"Player {seat + 1}", name)
-    type_into(page, "Other", "750")
-    page.get_by_role("button", name=re.compile("House rules")).click()
-    see(page, "Dealer may pass")
-    screenshot(page, f"new-game-typed-{tag}")
+
+    def fill_in() -> None:  # again on the screen drawn for the other scheme: not kept
+        for seat, name in enumerate(("Theresa", "Angus", "Margaret", "Duncan")):
+            type_into(page, f"Player {seat + 1}", name)
+        see(page, re.compile(r"^Theresa & Margaret\s+vs\s+Angus & Duncan$"))
+        type_into(page, "Other", "750")
+        # The dealer last: a tap on Other while the dealer's buttons are drawn again for
+        # the names can land on one of them.
+        tap(page, "Duncan")
+        see(page, "Duncan deals first")
+        page.get_by_role("button", name=re.compile("House rules")).click()
+        see(page, "Dealer may pass")
+
+    fill_in()
+    shoot(page, f"new-game-typed-{tag}", screenshot, again=fill_in)
 
     open_app(page, f"{app_url}game/{game}/hand", first_text="Who called?")
     tap(page, "Bob called")
@@ -84,7 +94,7 @@ def test_every_screen_at_phone_size(
     see(page, re.compile("Bob's fifty beats Ann's twenty"))
     page.mouse.move(width / 2, 300)
     page.mouse.wheel(0, 500)  # down past the number pad, as a thumb does
-    screenshot(page, f"record-quick-runs-{tag}")
+    shoot(page, f"record-quick-runs-{tag}", screenshot)
     tap(page, "Bob fifty")  # off again: Dee's cards come next
     tap(page, "Ann twenty")
     tap(page, "Enter the cards of the runs")
@@ -93,13 +103,13 @@ def test_every_screen_at_phone_size(
     for rank in ("10", "J", "Q"):
         tap(page, f"run card {rank}")
     tap(page, "Bob has bella")
-    screenshot(page, f"record-runs-{tag}")
+    shoot(page, f"record-runs-{tag}", screenshot)
     type_points(page, "95")
     see(page, re.compile("Bob & Dee called"))
-    screenshot(page, f"record-points-{tag}")
+    shoot(page, f"record-points-{tag}", screenshot)
     # A misplay: who called it and whether it stood, clear of the ruling pinned below.
     tap(page, "Misplay")
     tap(page, "misplay called by Ann & Cid")
     see(page, "Not upheld")
-    screenshot(page, f"record-misplay-{tag}")
+    shoot(page, f"record-misplay-{tag}", screenshot)
     expect(page.get_by_role("button", name="Not upheld")).to_be_in_viewport()

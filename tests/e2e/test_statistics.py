@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from table_steps import Phone, become_host, every_phone, see, seed_game, tap
+from table_steps import Phone, become_host, every_phone, see, seed_game, shoot, tap
 
 WON = json.loads((Path(__file__).parents[1] / "data" / "won_game.json").read_text("utf-8"))
 SECOND = [{"caller": 0, "trump": "S", "points": {"team": 0, "tricks": 100}}]
@@ -53,4 +53,4 @@ def test_statistics_screen_at_phone_size(
     open_app(page, f"{app_url}stats", first_text="Statistics")
     see(page, "Players")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    screenshot(page, f"statistics-{tag}")
+    shoot(page, f"statistics-{tag}", screenshot)
