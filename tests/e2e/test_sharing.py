@@ -100,18 +100,23 @@ def hand_rows(page: Page, number: int) -> Any:
     return page.get_by_role("button", name=re.compile(rf"\b{number}\. \w+ dealt"))
 
 
-def open_share(page: Page) -> None:
-    """Tap Share; again if a redraw of the sheet (the device's dark setting, or this
-    phone's rights read late) replaced the button under the tap. Never a second panel:
-    while it is open the sheet's buttons are out of the accessibility tree."""
+def tap_until_dialogs(page: Page, button: str, dialogs: int) -> None:
+    """Tap `button` until `dialogs` panels are open: again if a redraw of the screen (the
+    device's dark setting, or this phone's rights read late) replaced the button under
+    the tap. Never a tap too many: once the panel opens (or closes) the button it was
+    tapped through leaves the accessibility tree."""
     for _attempt in range(3):
-        page.get_by_role("button", name="Share this game").click()
+        page.get_by_role("button", name=button).click()
         try:
-            expect(page.get_by_role("alertdialog")).to_have_count(1, timeout=3_000)
+            expect(page.get_by_role("alertdialog")).to_have_count(dialogs, timeout=3_000)
             return
         except AssertionError:
             continue
-    expect(page.get_by_role("alertdialog")).to_have_count(1)
+    expect(page.get_by_role("alertdialog")).to_have_count(dialogs)
+
+
+def open_share(page: Page) -> None:
+    tap_until_dialogs(page, "Share this game", 1)
 
 
 def read_table_code(page: Page) -> str:
@@ -124,15 +129,7 @@ def read_table_code(page: Page) -> str:
 
 
 def close_dialog(page: Page) -> None:
-    """Tap Close; again if a redraw (e.g. the device's dark setting) ate the tap."""
-    for _attempt in range(3):
-        page.get_by_role("button", name="Close").click()
-        try:
-            expect(page.get_by_role("alertdialog")).to_have_count(0, timeout=3_000)
-            return
-        except AssertionError:
-            continue
-    expect(page.get_by_role("alertdialog")).to_have_count(0)
+    tap_until_dialogs(page, "Close", 0)
 
 
 def enter_code(page: Page, code: str) -> None:
