@@ -28,12 +28,13 @@ from pathlib import Path
 import pytest
 from page_requests import RequestWatch
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from table_steps import DRAWN, NOT_TAKEN, TAP_JS, see, tap, type_points
+from table_steps import DRAWN, NOT_TAKEN, TAP_JS, see
 from tcp_forwarder import Forwarder
 from test_phone_alone import start_game
 from test_send_to_server import shots, wait_until_kept
 
 from scorer.store.game_store import GameStore
+from scorer.sync.phone import CODE_SENT
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PHONE_VIEWPORT = {"width": 390, "height": 844}
@@ -149,9 +150,10 @@ def wait_for(check: Callable[[], bool], what: str, timeout_s: float = 30.0) -> f
 
 
 def enter_code(page: Page, code: str) -> None:
-    tap(page, "Enter table code")
-    see(page, "Ask the phone that started the game")
-    type_points(page, code)
+    timed_tap(page, "Enter table code", "Ask the phone that started the game")
+    for n in range(1, len(code)):
+        timed_tap(page, code[n - 1], "Digits typed: " + " ".join(code[:n]))
+    timed_tap(page, code[-1], CODE_SENT)  # the dialog closes; the server's answer follows
     expect(page.get_by_role("button", name="Record hand")).to_be_visible(timeout=30_000)
 
 
@@ -161,6 +163,17 @@ def table_code(server: SyncServer, game: str) -> str:
     code = TableCodes(server.data_dir).code(game)
     assert code is not None
     return code
+
+
+def record_hand(page: Page, caller: str, suit: str, digits: str, saved: str) -> None:
+    """From the sheet: Record hand, caller, trump, the calling team's points, Save; each
+    tap to the text that answers it (`saved`: the sheet's line after the Save)."""
+    timed_tap(page, "Record hand", "Tap the player who called trump")
+    timed_tap(page, f"{caller} called", "Tap the trump suit")
+    timed_tap(page, re.compile(suit), "Enter the trick points")
+    for n in range(1, len(digits) + 1):
+        timed_tap(page, digits[n - 1], f"called: {digits[:n]} of 162")
+    timed_tap(page, "Save hand", saved)
 
 
 def timed_tap(page: Page, button: str | re.Pattern[str], want: str) -> float:
@@ -254,13 +267,8 @@ def test_three_phones_keep_one_game_live_and_a_phone_cut_off_records_alone(
         wait_until_kept(cid)
         slow.cut()
         cid_ctx.set_offline(True)
-        for caller, digits in (("Dee", "70"), ("Ann", "60")):
-            tap(cid, "Record hand")
-            tap(cid, f"{caller} called")
-            tap(cid, re.compile("Spades"))
-            type_points(cid, digits)
-            tap(cid, "Save hand")
-            see(cid, "Undo last hand")
+        for hand, (caller, digits) in enumerate((("Dee", "70"), ("Ann", "60")), start=4):
+            record_hand(cid, caller, "Spades", digits, f"Hand {hand + 1}: ")
         see(cid, "This phone is recording alone: 2 hands wait to be sent.", timeout=20_000)
         expect(cid.get_by_text(NOT_SENT)).to_have_count(2)
         shots(cid, "sync-recording-alone")
@@ -308,12 +316,7 @@ def test_a_hand_two_phones_recorded_apart_shows_both_versions(
         slow.cut()
         cid_ctx.set_offline(True)
         for page, caller, digits in ((cid, "Bob", "90"), (ann, "Ann", "100")):
-            tap(page, "Record hand")
-            tap(page, f"{caller} called")
-            tap(page, re.compile("Hearts"))
-            type_points(page, digits)
-            tap(page, "Save hand")
-            see(page, "Undo last hand")
+            record_hand(page, caller, "Hearts", digits, "Hand 2: ")
         wait_for(lambda: server.hands(game) == [100], "Ann's hand on the server")
 
         # Cid is back: hand 1 is theirs on the sheet, and Cid chooses between both.
@@ -322,12 +325,10 @@ def test_a_hand_two_phones_recorded_apart_shows_both_versions(
         tap_when = cid.get_by_role("button", name="Choose hand 1")
         expect(tap_when).to_be_visible(timeout=30_000)
         shots(cid, "sync-clash-on-sheet")
-        tap(cid, "Choose hand 1")
-        see(cid, "Hand 1: two versions")
+        timed_tap(cid, "Choose hand 1", "Hand 1: two versions")
         see(cid, "Theirs · saved")
         shots(cid, "sync-clash-both-versions")
-        tap(cid, "Keep theirs")
-        see(cid, "Hand 1 is kept as saved; yours was dropped.")
+        timed_tap(cid, "Keep theirs", "Hand 1 is kept as saved; yours was dropped.")
         expect(cid.get_by_role("button", name="Choose hand 1")).to_have_count(0)
         assert server.hands(game) == [100]
         expect(cid.get_by_text(NOT_SENT)).to_have_count(0)
