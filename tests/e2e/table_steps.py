@@ -54,8 +54,20 @@ async ([el, want, timeoutMs]) => {
   };
   const target = el.getAttribute('role') === 'button' ? el
     : (el.querySelector('[role=button]') || el);
+  // A node a redraw replaced since it was found takes no click (nothing reaches the app).
+  if (!target.isConnected) return -2;
+  // Flutter stops the click it hands the app as a tap (its ClickDebouncer); one that
+  // bubbles up to the document reached no tappable node.
+  let missed = false;
+  const bubbled = () => { missed = true; };
+  document.addEventListener('click', bubbled);
   const t0 = performance.now();
-  target.click();
+  try {
+    target.click();
+  } finally {
+    document.removeEventListener('click', bubbled);
+  }
+  if (missed) return -2;
   while (performance.now() - t0 < timeoutMs) {
     await new Promise(r => requestAnimationFrame(r));
     if (seen()) return performance.now() - t0;
@@ -64,8 +76,12 @@ async ([el, want, timeoutMs]) => {
 }
 """
 """Tap `el` (a button, or the button in it) and await the frame that shows `want`:
-ms from the tap to that frame, -1 after `timeoutMs` (bench_taps and the sync phones' tap
-times, measured in the page so that Playwright's own round trips are not counted)."""
+ms from the tap to that frame, -1 after `timeoutMs`, or NOT_TAKEN (-2) at once if the
+click provably never reached the app (the node was replaced by a redraw since it was
+found, or the click came back to the document: no tappable node took it), which a
+caller may make again on the node found anew (bench_taps and the sync phones' tap times,
+measured in the page so that Playwright's own round trips are not counted)."""
+NOT_TAKEN = -2.0
 
 
 SEEDED_CODES: dict[str, str] = {}

@@ -32,7 +32,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Playwright
-from pwa_phone import Phone
+from pwa_phone import START_TIMEOUT_MS, Phone, show_app
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "tests" / "e2e"))  # table_steps: what a player does
@@ -53,8 +53,6 @@ CHROMIUM_ARGS = [
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
 ]
 PHONE_VIEWPORT = {"width": 390, "height": 844}
-START_TIMEOUT_MS = 120_000
-"""Python starts inside the page: generous on a busy 2-core CI machine."""
 
 
 @pytest.fixture(scope="session")
@@ -195,10 +193,7 @@ def open_site(page: Page, url: str, first_text: str = "New game") -> float:
     the seconds it took."""
     started = time.perf_counter()
     page.goto(url, wait_until="commit", timeout=START_TIMEOUT_MS)
-    page.wait_for_selector("flt-semantics-placeholder", state="attached",
-                           timeout=START_TIMEOUT_MS)
-    page.eval_on_selector("flt-semantics-placeholder", "e => e.click()")
-    page.get_by_text(first_text).first.wait_for(state="visible", timeout=START_TIMEOUT_MS)
+    show_app(page, first_text)
     return time.perf_counter() - started
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
-from pwa_phone import Phone
+from pwa_phone import Phone, show_app
 from table_steps import see, seed_game
 from test_phone_alone import start_game
 from test_send_to_server import shots
@@ -28,6 +28,8 @@ LIVES_THERE = "This game lives on the server: open it there to see it and record
 UPDATING = re.compile("^A newer Tarabish is on the server")
 NO_WASM = "delete window.WebAssembly;"
 LITTLE_MEMORY = "Object.defineProperty(Navigator.prototype, 'deviceMemory', {get: () => 0.5});"
+MARK = "tarabishBeforeUpdate"
+"""Set on the page by the test: a page the app loaded again has none."""
 OWN_VERSION_JS = """() => new Promise((resolve) => {
   const channel = new MessageChannel();
   channel.port1.onmessage = (event) => resolve(event.data);
@@ -58,8 +60,7 @@ def wait_for_url(page: Page, pattern: str, what: str, timeout_ms: float = 120_00
 
 
 def test_a_communitys_game_address_opens_the_game_in_the_app(
-    phone: Phone, table_server: Callable[..., Any], open_phone_site: Callable[..., float],
-    tmp_path: Path,
+    phone: Phone, table_server: Callable[..., Any], tmp_path: Path,
 ) -> None:
     data, game = seeded(tmp_path)
     server = table_server(args=APP, data=data)
@@ -67,8 +68,10 @@ def test_a_communitys_game_address_opens_the_game_in_the_app(
     page.goto(f"{server.url}game/{game}", wait_until="commit")
     wait_for_url(page, rf"/alone/game/{game}", "the app's address of the game")
     # The app, under its own scope, on that game: the phone keeps it (the server's sync)
-    # and shows its sheet; recording needs the table code.
-    open_phone_site(page, page.url, first_text=FIRST_HAND)
+    # and shows its sheet; recording needs the table code. The page is not opened again
+    # from here: on a first visit the app loads itself again once its service worker is
+    # in charge, and a navigation of the test's own was interrupted by it.
+    show_app(page, FIRST_HAND)
     see(page, "Enter table code")
     expect(page.get_by_text(LIVES_THERE)).to_have_count(0)
     page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller",
@@ -149,22 +152,29 @@ def test_an_app_older_than_the_servers_takes_its_version_at_a_calm_moment(
     new = table_server(port=old.port, data=old.data_dir)
     page.evaluate("location.hash = '#/new'")
     see(page, "Who sits where")
+    page.evaluate(f"window.{MARK} = true")  # gone once the page is loaded again
     phone.context.set_offline(True)
     phone.context.set_offline(False)  # back online: the app checks the server's version
     see(page, UPDATING, timeout=120_000)
     shots(page, "app-update-line")
-    assert page.evaluate(OWN_VERSION_JS) == old_version  # not while a screen is filled in
+    # Not while a screen is filled in: the same page, the same version.
+    assert page.evaluate(f"window.{MARK} === true")
+    assert page.evaluate(OWN_VERSION_JS) == old_version
 
-    # Back home, a calm moment: the new version takes over, the game is still there.
+    # Back home, a calm moment: the app keeps every change, lets the new version take
+    # over and loads itself again (boot.js's update). That load is what is waited for
+    # (a new document has no mark): the page is then the new version's, and the test
+    # turns its accessibility tree on. Opening the page from the test instead raced
+    # that reload, and a promise in wait_for_function does not wait (Playwright takes
+    # the promise for a true value at once).
     page.evaluate("location.hash = '#/'")
-    page.wait_for_function(OWN_VERSION_JS.replace("resolve(event.data)",
-                                                  f"resolve(event.data !== {old_version!r})"),
-                           timeout=120_000)
     try:
-        open_phone_site(page, page.url, first_text="Continue")
-    except PlaywrightError as exc:  # the app's own reload into its new version came first
-        assert "ERR_ABORTED" in str(exc), exc
-        open_phone_site(page, page.url, first_text="Continue")
+        page.wait_for_function(f"() => window.{MARK} === undefined", timeout=120_000)
+    except PlaywrightError as exc:
+        raise AssertionError("the app never loaded itself again into the new version") \
+            from exc
+    assert page.evaluate(OWN_VERSION_JS) != old_version
+    show_app(page, "Continue")
     expect(page.get_by_text(UPDATING)).to_have_count(0)
     page.get_by_text("Continue").first.click()
     see(page, FIRST_HAND)

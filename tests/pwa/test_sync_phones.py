@@ -28,19 +28,25 @@ from pathlib import Path
 import pytest
 from page_requests import RequestWatch
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from table_steps import TAP_JS, see, tap, type_points
+from table_steps import DRAWN, NOT_TAKEN, TAP_JS, see
 from tcp_forwarder import Forwarder
 from test_phone_alone import start_game
 from test_send_to_server import shots, wait_until_kept
 
 from scorer.store.game_store import GameStore
+from scorer.sync.phone import CODE_SENT
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PHONE_VIEWPORT = {"width": 390, "height": 844}
 START_TIMEOUT_MS = 120_000
 NOT_SENT = "not sent yet"
 ALONE = re.compile(r"^This phone is recording alone")
-"""A tap timed in the page, as benchmarks/bench_taps.py does: ms to the answer's text."""
+TAP_WAIT_MS = 60_000
+"""The longest wait for a tap's answer: the app in the page of a loaded 2-core machine."""
+TAP_TRIES = 5
+"""Clicks on a button found anew when a redraw had replaced it each time."""
+SLOW_DELAY_S = 1.0
+"""The slowest round's delay each way: a 2 s round trip."""
 
 
 @dataclass
@@ -144,9 +150,10 @@ def wait_for(check: Callable[[], bool], what: str, timeout_s: float = 30.0) -> f
 
 
 def enter_code(page: Page, code: str) -> None:
-    tap(page, "Enter table code")
-    see(page, "Ask the phone that started the game")
-    type_points(page, code)
+    timed_tap(page, "Enter table code", "Ask the phone that started the game")
+    for n in range(1, len(code)):
+        timed_tap(page, code[n - 1], "Digits typed: " + " ".join(code[:n]))
+    timed_tap(page, code[-1], CODE_SENT)  # the dialog closes; the server's answer follows
     expect(page.get_by_role("button", name="Record hand")).to_be_visible(timeout=30_000)
 
 
@@ -158,11 +165,31 @@ def table_code(server: SyncServer, game: str) -> str:
     return code
 
 
+def record_hand(page: Page, caller: str, suit: str, digits: str, saved: str) -> None:
+    """From the sheet: Record hand, caller, trump, the calling team's points, Save; each
+    tap to the text that answers it (`saved`: the sheet's line after the Save)."""
+    timed_tap(page, "Record hand", "Tap the player who called trump")
+    timed_tap(page, f"{caller} called", "Tap the trump suit")
+    timed_tap(page, re.compile(suit), "Enter the trick points")
+    for n in range(1, len(digits) + 1):
+        timed_tap(page, digits[n - 1], f"called: {digits[:n]} of 162")
+    timed_tap(page, "Save hand", saved)
+
+
 def timed_tap(page: Page, button: str | re.Pattern[str], want: str) -> float:
+    """Tap a button and time its answer in the page (TAP_JS). A click that provably never
+    reached the app (the node found was replaced by a redraw meanwhile, or no tappable
+    node took it) is made again on the node found anew; one the app took is waited for,
+    never made twice (a digit typed twice)."""
     node = page.get_by_role("button", name=button, exact=isinstance(button, str)).first
-    handle = node.element_handle(timeout=30_000)
-    ms = float(page.evaluate(TAP_JS, [handle, want, 30_000]))
-    assert ms >= 0, f"{button!r} never showed {want!r}"
+    for _attempt in range(TAP_TRIES):
+        handle = node.element_handle(timeout=30_000)
+        ms = float(page.evaluate(TAP_JS, [handle, want, TAP_WAIT_MS]))
+        if ms != NOT_TAKEN:
+            break
+        page.evaluate(DRAWN)  # the redraw that replaced it is drawn: find it again
+    assert ms != NOT_TAKEN, f"{button!r} took none of {TAP_TRIES} clicks"
+    assert ms >= 0, f"{button!r} was tapped, and {want!r} did not show in {TAP_WAIT_MS} ms"
     page.wait_for_timeout(300)  # the tap's work done before the next one
     return ms
 
@@ -172,17 +199,18 @@ PAD_STEPS = [("9", "called: 9 of 162"), ("0", "called: 90 of 162"),
 """The pad taps of benchmarks/bench_taps.py: 95 for the calling team."""
 
 
-def tap_round(page: Page, caller: str, hand: int) -> dict[str, float]:
+def tap_round(page: Page, caller: str, hand: int, saved: str | None = None) -> dict[str, float]:
     """From the sheet: Record hand, caller, trump, 95 on the pad, Save (hand number
     `hand`); each tap timed to the text that answers it, as benchmarks/bench_taps.py
-    does. Returns ms per kind of tap (the pad: the median)."""
+    does (Save: to `saved`, by default the next hand's line). Returns ms per kind of
+    tap (the pad: the median)."""
     times = {"sheet → Record hand": timed_tap(page, "Record hand",
                                               "Tap the player who called trump"),
              "caller tap": timed_tap(page, f"{caller} called", "Tap the trump suit")}
     timed_tap(page, re.compile("Hearts"), "Enter the trick points")
     pads = [timed_tap(page, key, want) for key, want in PAD_STEPS]
     times["pad tap"] = statistics.median(pads)
-    times["Save → sheet"] = timed_tap(page, "Save hand", f"Hand {hand + 1}: ")
+    times["Save → sheet"] = timed_tap(page, "Save hand", saved or f"Hand {hand + 1}: ")
     return times
 
 
@@ -211,21 +239,25 @@ def test_three_phones_keep_one_game_live_and_a_phone_cut_off_records_alone(
         # Tap times on Cid's phone with no delay, then over 300 ms and 2 s round trips.
         rounds: dict[str, dict[str, float]] = {}
         for hand, (label, delay, caller) in enumerate(
-                (("direct", 0.0, "Ann"), ("300 ms", 0.15, "Bob"), ("2 s", 1.0, "Cid")),
+                (("direct", 0.0, "Ann"), ("300 ms", 0.15, "Bob"), ("2 s", SLOW_DELAY_S, "Cid")),
                 start=1):
             slow.delay_s = delay
-            rounds[label] = tap_round(cid, caller, hand)
-            # Shown at once with its mark; the mark goes once the server has it.
-            if delay >= 1.0:  # (its screenshots: sync-recording-alone-*, below)
-                expect(cid.get_by_text(NOT_SENT).first).to_be_visible(timeout=1_000)
+            # Shown at once with its mark (behind the 2 s round trip the Save is timed to
+            # the frame that shows the mark: a look afterwards could come after the
+            # server's answer took it away); the mark goes once the server has it.
+            rounds[label] = tap_round(cid, caller, hand,
+                                      NOT_SENT if delay == SLOW_DELAY_S else None)
+            see(cid, f"Hand {hand + 1}: ")
             expect(cid.get_by_text(NOT_SENT)).to_have_count(0, timeout=30_000)
         print("\ntap times on the phone behind the forwarder (ms):")
         for action in rounds["direct"]:
             print(f"  {action:22}" + "".join(f"{label:>10}: {rounds[label][action]:7.0f}"
                                              for label in rounds))
         for action, ms in rounds["2 s"].items():
-            # Nothing waits on a 2 s round trip: every answer comes well before one.
-            assert ms < 1_000, (action, rounds)
+            # Nothing waits on the 2 s round trip: a tap that did could not be answered
+            # sooner than it. (Not a tighter bound: on a loaded 2-core machine the phone
+            # alone took over 1 s for some taps, in the direct round too.)
+            assert ms < 2 * SLOW_DELAY_S * 1000, (action, rounds)
         assert server.hands(game) == [95, 95, 95]
         for page in (ann, bob):  # the other phones' sheets followed, live
             expect(page.get_by_text("Hand 4: ")).to_be_visible(timeout=30_000)
@@ -235,13 +267,8 @@ def test_three_phones_keep_one_game_live_and_a_phone_cut_off_records_alone(
         wait_until_kept(cid)
         slow.cut()
         cid_ctx.set_offline(True)
-        for caller, digits in (("Dee", "70"), ("Ann", "60")):
-            tap(cid, "Record hand")
-            tap(cid, f"{caller} called")
-            tap(cid, re.compile("Spades"))
-            type_points(cid, digits)
-            tap(cid, "Save hand")
-            see(cid, "Undo last hand")
+        for hand, (caller, digits) in enumerate((("Dee", "70"), ("Ann", "60")), start=4):
+            record_hand(cid, caller, "Spades", digits, f"Hand {hand + 1}: ")
         see(cid, "This phone is recording alone: 2 hands wait to be sent.", timeout=20_000)
         expect(cid.get_by_text(NOT_SENT)).to_have_count(2)
         shots(cid, "sync-recording-alone")
@@ -289,12 +316,7 @@ def test_a_hand_two_phones_recorded_apart_shows_both_versions(
         slow.cut()
         cid_ctx.set_offline(True)
         for page, caller, digits in ((cid, "Bob", "90"), (ann, "Ann", "100")):
-            tap(page, "Record hand")
-            tap(page, f"{caller} called")
-            tap(page, re.compile("Hearts"))
-            type_points(page, digits)
-            tap(page, "Save hand")
-            see(page, "Undo last hand")
+            record_hand(page, caller, "Hearts", digits, "Hand 2: ")
         wait_for(lambda: server.hands(game) == [100], "Ann's hand on the server")
 
         # Cid is back: hand 1 is theirs on the sheet, and Cid chooses between both.
@@ -303,12 +325,10 @@ def test_a_hand_two_phones_recorded_apart_shows_both_versions(
         tap_when = cid.get_by_role("button", name="Choose hand 1")
         expect(tap_when).to_be_visible(timeout=30_000)
         shots(cid, "sync-clash-on-sheet")
-        tap(cid, "Choose hand 1")
-        see(cid, "Hand 1: two versions")
+        timed_tap(cid, "Choose hand 1", "Hand 1: two versions")
         see(cid, "Theirs · saved")
         shots(cid, "sync-clash-both-versions")
-        tap(cid, "Keep theirs")
-        see(cid, "Hand 1 is kept as saved; yours was dropped.")
+        timed_tap(cid, "Keep theirs", "Hand 1 is kept as saved; yours was dropped.")
         expect(cid.get_by_role("button", name="Choose hand 1")).to_have_count(0)
         assert server.hands(game) == [100]
         expect(cid.get_by_text(NOT_SENT)).to_have_count(0)
