@@ -21,7 +21,9 @@ Fixtures
 Helper fixtures (each returns a function; importing from a conftest is fragile)
     open_app            open_app(page, url, first_text="Tarabish",
                                  timeout_ms=60_000) -> float seconds to interactive
-    screenshot          screenshot(page, name) -> Path  (test-artifacts/screenshots/)
+    screenshot          screenshot(page, name) -> Path  (test-artifacts/screenshots/);
+                        table_steps.shoot(page, name, screenshot): NAME-light and
+                        NAME-dark of the screen on show
     color_scheme        color_scheme(page, "dark" | "light") -> None
     request_log         a RequestLog recording the `page` fixture's requests:
                         .urls, .failed, .websockets, .foreign(), .foreign_hosts()

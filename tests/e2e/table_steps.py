@@ -416,7 +416,7 @@ def show_scheme(page: Page, scheme: Scheme) -> None:
         page.evaluate(DRAWN)
 
 
-LANDMARKS_JS = """() => {
+WORDS_JS = """() => {
   const snackBar = (el) => {  // a bar across the bottom of the window
     for (let n = el.closest('flt-semantics'); n; n = n.parentElement.closest('flt-semantics')) {
       const r = n.getBoundingClientRect();
@@ -425,65 +425,77 @@ LANDMARKS_JS = """() => {
     }
     return false;
   };
-  const found = new Map();
-  for (const el of document.querySelectorAll('flt-semantics[aria-label], flt-semantics span')) {
-    const key = el.tagName + ' ' + (el.getAttribute('aria-label') || el.textContent || '');
-    const r = el.getBoundingClientRect();
-    if (!key.trim() || !r.width || !r.height || snackBar(el)) continue;
-    found.set(key, found.has(key) ? null : [r.left + r.width / 2, r.top + r.height / 2]);
-  }
-  return Object.fromEntries([...found].filter(([, at]) => at !== null));
+  return [...document.querySelectorAll('flt-semantics[aria-label], flt-semantics span')]
+    .filter((el) => {
+      const r = el.getBoundingClientRect(), middle = r.top + r.height / 2;
+      return r.width && r.height && middle > 0 && middle < innerHeight && !snackBar(el);
+    }).map((el) => el.tagName + ' ' + (el.getAttribute('aria-label') || el.textContent || ''));
 }"""
-"""Where each word or label that is on the screen once is (its centre), by its words;
-not a snack bar's (a bar across the bottom of the window), which goes by itself."""
-
-Landmarks = dict[str, tuple[float, float]]
+"""The words and labels in the window; not a snack bar's (a bar across the bottom of the
+window), which goes by itself."""
 
 
-def landmarks(page: Page, in_view: bool = False) -> Landmarks:
-    """The centre of each word and label shown once on the page, by its words (`in_view`:
-    only those in the window)."""
-    height = (page.viewport_size or {"height": 640})["height"]
-    return {key: (at[0], at[1]) for key, at in page.evaluate(LANDMARKS_JS).items()
-            if not in_view or 0 < at[1] < height}
+def shown_words(page: Page) -> set[str]:
+    """The words and labels of the app's screen in the window (its accessibility tree)."""
+    return {words for words in page.evaluate(WORDS_JS) if words.split(" ", 1)[1].strip()}
 
 
-def scroll_back(page: Page, before: Landmarks, timeout_ms: int = 10_000) -> None:
-    """Scroll the screen back to where it showed `before` (the words in the window, from
-    `landmarks`): the app draws the screen again for the other scheme, and a new
-    scrolling column starts at its top. The wheel turns, as a thumb would, over the word
-    nearest the middle of those that moved, until that word is back in its place."""
-    middle = (page.viewport_size or {"height": 640})["height"] / 2
-    now = landmarks(page)
-    moved = [key for key, at in before.items() if key in now and abs(now[key][1] - at[1]) >= 1]
-    if not moved:
-        return
-    anchor = min(moved, key=lambda key: abs(before[key][1] - middle))
+SCROLLS_JS = """() => [...document.querySelectorAll('flt-semantics')]
+  .filter((el) => el.style.scrollbarWidth === 'none'
+                  && getComputedStyle(el).overflowY !== 'visible').map((el) => {
+    const r = el.getBoundingClientRect();
+    return [(Math.max(r.left, 0) + Math.min(r.right, innerWidth)) / 2,
+            (Math.max(r.top, 0) + Math.min(r.bottom, innerHeight)) / 2, el.scrollTop];
+  })"""
+"""Each scrolling part of the app's screen (its accessibility node, `overflow-y: scroll`,
+or `hidden` while Flutter takes the pointer's events, keeps the offset as its scrollTop):
+the middle of what is shown of it, and how far it is scrolled (px)."""
+
+Scrolls = list[tuple[float, float, float]]
+
+
+def scrolls(page: Page) -> Scrolls:
+    """Where each scrolling part of the screen is and how far it is scrolled."""
+    return [(x, y, top) for x, y, top in page.evaluate(SCROLLS_JS)]
+
+
+def scroll_back(page: Page, before: Scrolls, timeout_ms: int = 10_000) -> None:
+    """Scroll each scrolling part of the screen back to where it was `before`: the app
+    draws the screen again for the other scheme, and a new scrolling column starts at
+    its top. The wheel turns, as a thumb would, over the part, by as far as it is off."""
     deadline = time.monotonic() + timeout_ms / 1000
-    while abs(off := now[anchor][1] - before[anchor][1]) >= 1:
-        was = now[anchor]
-        page.mouse.move(*before[anchor])  # where it was in the window: on the scrolling part
-        page.mouse.wheel(0, off)
-        while (now := landmarks(page)).get(anchor) == was:
-            assert time.monotonic() < deadline, (
-                f"{anchor!r} moved by the wheel, {off:.0f} px, back to where it was before "
-                "the screen was drawn in the other scheme")
-            page.evaluate(DRAWN)
-        assert anchor in now, f"{anchor!r} on the screen drawn in the other scheme"
+    for part, (_x, _y, was) in enumerate(before):
+        while True:
+            now = scrolls(page)
+            assert len(now) == len(before), (
+                f"the screen drawn in the other scheme scrolls in {len(before)} parts, "
+                f"as before (it has {len(now)})")
+            x, y, top = now[part]
+            if abs(was - top) < 1:
+                break
+            page.mouse.move(x, y)
+            page.mouse.wheel(0, was - top)
+            while scrolls(page)[part][2] == top:  # moved once the wheel is drawn
+                assert time.monotonic() < deadline, (
+                    f"part {part + 1} of the screen scrolled by the wheel, {was - top:.0f} px, "
+                    "back to where it was before the screen was drawn in the other scheme")
+                page.evaluate(DRAWN)
 
 
-def same_screen(page: Page, before: Landmarks, scheme: Scheme) -> None:
+def same_screen(page: Page, before: set[str], scheme: Scheme, scrolled: Scrolls) -> None:
     """The screen drawn in `scheme` shows the words it showed `before`, no more, no less:
     the app drew it again for the scheme from what it keeps, and a part it does not keep
     (a form's typed words, a folded part opened) would not be the same screen."""
-    now = set(landmarks(page, in_view=True))
-    assert now == set(before), (
+    now = shown_words(page)
+    assert now == before, (
         f"the screen drawn {scheme} shows the same words as before: it lost "
-        f"{sorted(set(before) - now)} and gained {sorted(now - set(before))}")
+        f"{sorted(before - now)} and gained {sorted(now - before)} (scrolled "
+        f"{[round(top) for *_at, top in scrolled]} before, "
+        f"{[round(top) for *_at, top in scrolls(page)]} now)")
 
 
 def shoot(phone: Phone | Page, name: str, screenshot: Callable[..., Path],
-          settle_ms: int = 5_000, again: Callable[[], None] | None = None) -> None:
+          settle_ms: int = 5_000, again: Callable[[], None] | None = None) -> list[Path]:
     """Save the screen on show as NAME-light.png and NAME-dark.png (`screenshot`, the
     fixture, each once still), each once the screen is drawn in its scheme, scrolled
     where it was and showing the same words; then turn the page back to light and wait
@@ -491,22 +503,32 @@ def shoot(phone: Phone | Page, name: str, screenshot: Callable[..., Path],
     can land on the screen being replaced).
 
     The app draws the screen again for each scheme from what it keeps; `again` does
-    what it does not keep once more after each redraw (a form's typed words)."""
+    what it does not keep once more after each redraw (a form's typed words). Returns
+    the two files, light first."""
     page = phone.page if isinstance(phone, Phone) else phone
-    before: Landmarks = {}  # none on a page of plain HTML: not drawn again, not scrolled
+    before: set[str] = set()  # none on a page of plain HTML: not drawn again, not scrolled
+    scrolled: Scrolls = []
+    # The pointer off every control, in the margin: a button it rests on is drawn lit
+    # (and may show its tooltip) in one shot and not in the other.
+    aside = (1, (page.viewport_size or {"height": 640})["height"] / 2)
+    page.mouse.move(*aside)
 
     def redraw(scheme: Scheme) -> None:
         show_scheme(page, scheme)
         if again is not None:
             again()
         if before:
-            scroll_back(page, before)
-            same_screen(page, before, scheme)
+            scroll_back(page, scrolled)
+            page.mouse.move(*aside)
+            same_screen(page, before, scheme, scrolled)
 
+    shots = []
     for scheme in SCHEMES:
         if shows_scheme(page) != scheme:
             redraw(scheme)
-        screenshot(page, f"{name}-{scheme}", settle_ms)
-        before = before or landmarks(page, in_view=True)
+        shots.append(screenshot(page, f"{name}-{scheme}", settle_ms))
+        if not before:
+            before, scrolled = shown_words(page), scrolls(page)
     redraw("light")
     settled_shot(page, settle_ms)
+    return shots

@@ -119,7 +119,6 @@ def save_and_time(saver: Page, watcher: Page, number: int, caller: str,
 def test_two_phones_on_two_processes_play_together_and_survive_a_kill(
     new_context: Callable[..., BrowserContext], start_server: Callable[..., Any],
     open_app: Callable[..., float], pg_url: str, screenshot: Callable[[Page, str], Path],
-    color_scheme: Callable[[Page, str], None],
 ) -> None:
     one, two = community(start_server, pg_url), community(start_server, pg_url)
     assert "community's database" in one.log()
@@ -165,7 +164,7 @@ def test_two_phones_on_two_processes_play_together_and_survive_a_kill(
             expect(hand_rows(p, number)).to_have_count(1)
         p.wait_for_timeout(500)
         expect(hand_rows(p, 5)).to_have_count(0)
-    shoot_every_way(b, "community-sheet-after-restart", screenshot, color_scheme)
+    shoot_every_way(b, "community-sheet-after-restart", screenshot)
 
 
 def test_wrong_codes_add_up_across_processes(

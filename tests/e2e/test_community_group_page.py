@@ -16,7 +16,6 @@ from test_two_phones import shoot_every_way
 def test_all_games_fair_teams_typed_on_a_community_asks_for_a_group(
     page: Page, start_server: Callable[..., Any], open_app: Callable[..., float],
     pg_url: str, tmp_path: Path, screenshot: Callable[[Page, str], Path],
-    color_scheme: Callable[[Page, str], None],
 ) -> None:
     from scorer.store.database import Database
     from scorer.store.pg_games import PgGameStore
@@ -35,4 +34,4 @@ def test_all_games_fair_teams_typed_on_a_community_asks_for_a_group(
     see(page, "Pick a group for its fair teams.")
     expect(page.get_by_role("button", name="Ann")).to_have_count(0)
     expect(page.get_by_text("Fair teams", exact=True)).to_have_count(0)
-    shoot_every_way(page, "community-group-pick", screenshot, color_scheme)
+    shoot_every_way(page, "community-group-pick", screenshot)

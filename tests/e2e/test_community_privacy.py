@@ -26,7 +26,6 @@ OWN_GAMES = re.compile(r"^Only this phone's games are listed here")
 def test_a_strangers_past_games_show_no_other_homes_game(
     new_context: Callable[..., BrowserContext], start_server: Callable[..., Any],
     open_app: Callable[..., float], pg_url: str, screenshot: Callable[[Page, str], Path],
-    color_scheme: Callable[[Page, str], None],
 ) -> None:
     one, two = community(start_server, pg_url), community(start_server, pg_url)
     home, stranger = phone(new_context), phone(new_context)
@@ -41,7 +40,7 @@ def test_a_strangers_past_games_show_no_other_homes_game(
     expect(stranger.get_by_role("button", name=HOME_GAME)).to_have_count(0)
     expect(stranger.get_by_text("No games yet.")).to_be_visible()
     expect(stranger.get_by_text(OWN_GAMES)).to_be_visible()
-    shoot_every_way(stranger, "community-own-games", screenshot, color_scheme)
+    shoot_every_way(stranger, "community-own-games", screenshot)
     expect(stranger.get_by_role("button", name=HOME_GAME)).to_have_count(0)  # after every redraw too
     open_app(stranger, f"{two.url}stats", first_text="Statistics")
     expect(stranger.get_by_text("No games in this period yet.")).to_be_visible()
@@ -49,7 +48,7 @@ def test_a_strangers_past_games_show_no_other_homes_game(
 
     open_app(stranger, f"{two.url}groups", first_text="Groups")
     expect(stranger.get_by_text(re.compile(r"^This phone keeps no group yet"))).to_be_visible()
-    shoot_every_way(stranger, "community-own-groups", screenshot, color_scheme)
+    shoot_every_way(stranger, "community-own-groups", screenshot)
 
     # Given the game's address (Share), the stranger watches it and then lists it.
     open_app(stranger, f"{two.url}game/{game}", first_text=WATCHING)

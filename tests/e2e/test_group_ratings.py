@@ -139,7 +139,6 @@ def test_the_tv_leaderboard_of_a_group(
 def test_a_community_server_has_no_all_games_board(
     page: Page, start_server: Callable[..., Any], open_app: Callable[..., float],
     pg_url: str, tmp_path: Path, screenshot: Callable[[Page, str], Path],
-    color_scheme: Callable[[Page, str], None],
 ) -> None:
     """Ann at one club's tables is not Ann at another's: per group only."""
     from scorer.groups.pg import PgGroups
@@ -167,7 +166,7 @@ def test_a_community_server_has_no_all_games_board(
     expect(page.get_by_role("button", name="All games")).to_have_count(0)
     expect(page.get_by_text("Friday bish", exact=False)).to_have_count(0)
     expect(page.get_by_role("button", name=re.compile(r"^\d+\. \w+, rating"))).to_have_count(0)
-    shoot_every_way(page, "community-leaderboard-pick", screenshot, color_scheme)
+    shoot_every_way(page, "community-leaderboard-pick", screenshot)
     # The group's address, as its keeper shares it, opens its leaderboard.
     open_app(page, f"{server.url}ratings?group={group.id}", first_text="Leaderboard")
     see(page, "3 finished games in this group")

@@ -25,7 +25,6 @@ WIN = "Ann & Cid win, 510 to 462 (target 500)"
 def test_play_again_offers_the_next_game_to_every_phone_at_the_table(
     new_context: Callable[..., BrowserContext], app_url: str, app_server: Any,
     open_app: Callable[..., float], screenshot: Callable[[Page, str], Path],
-    color_scheme: Callable[[Page, str], None],
 ) -> None:
     game = seed_game(app_server.data_dir, [MADE] * 5)  # 410 to 400: one hand from 500
     a, b, guest = phone(new_context), phone(new_context), phone(new_context)
@@ -47,7 +46,7 @@ def test_play_again_offers_the_next_game_to_every_phone_at_the_table(
 
     # B stayed on the finished sheet: told, live, with a big button.
     see(b, "Next game started: open it")
-    shoot_every_way(b, "next-game-started", screenshot, color_scheme)
+    shoot_every_way(b, "next-game-started", screenshot)
     tap(b, "Open next game")
     see(b, re.compile("^Hand 1: "))
     record_counted_hand(b, "Ann", "Hearts", "95")  # no code typed: B held the last game

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
+from table_steps import shoot
 from test_club_night import save_hand, table_phone
 
 LOST = "Lost the table server."
@@ -66,12 +67,9 @@ def test_phone_and_board_say_the_server_is_lost_and_come_back(
                                                 timeout=10_000)
     for width, height in ((390, 844), (360, 640)):
         phone.set_viewport_size({"width": width, "height": height})
-        for scheme in ("light", "dark"):
-            phone.emulate_media(color_scheme=scheme)
-            shot = screenshot(phone, f"reconnect-lost-{width}x{height}-{scheme}")
+        for shot in shoot(phone, f"reconnect-lost-{width}x{height}", screenshot):
             assert shot.stat().st_size > 4_096
     phone.set_viewport_size({"width": 390, "height": 844})
-    phone.emulate_media(color_scheme="light")
     board.emulate_media(color_scheme="dark")
     screenshot(board, "reconnect-lost-board-dark")
     board.emulate_media(color_scheme="light")

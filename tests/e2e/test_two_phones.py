@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import BrowserContext, Page, expect
+from table_steps import DRAWN, settled_shot, shoot
 from test_sharing import (
     close_dialog,
     enter_code,
@@ -45,26 +46,23 @@ def two_phones(new_context: Callable[..., BrowserContext], app_url: str,
 
 
 def shoot_every_way(page: Page, name: str, screenshot: Shot,
-                    color_scheme: Callable[[Page, str], None]) -> None:
-    """`name` at both phone sizes, light and dark, back at 390x844 light after."""
+                    again: Callable[[], None] | None = None) -> None:
+    """`name` at both phone sizes, light and dark (`table_steps.shoot`, and its `again`),
+    back at 390x844 light after."""
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
-        for scheme in ("light", "dark"):
-            color_scheme(page, scheme)
-            page.wait_for_timeout(400)
-            screenshot(page, f"{name}-{width}x{height}-{scheme}")
-            assert page.evaluate("document.documentElement.scrollWidth") <= width
-    color_scheme(page, "light")
+        page.evaluate(DRAWN)  # laid out for the width: `shoot` waits until it is still
+        shoot(page, f"{name}-{width}x{height}", screenshot, again=again)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
     page.set_viewport_size({"width": 390, "height": 844})
-    # The screen is drawn again for the width and the colours: a tap during that
-    # redraw would land on the screen being replaced.
-    page.wait_for_timeout(800)
+    # The screen is laid out again for the width: a tap during that redraw would land
+    # on the screen being replaced.
+    settled_shot(page)
 
 
 def test_a_second_save_of_hand_1_is_a_choice_never_a_hand_2(
     new_context: Callable[..., BrowserContext], app_url: str,
     open_app: Callable[..., float], screenshot: Shot,
-    color_scheme: Callable[[Page, str], None],
 ) -> None:
     a, b, _game = two_phones(new_context, app_url, open_app, ["Ivy", "Jon", "Kit", "Lou"])
     for p, caller, points in ((a, "Ivy", "95"), (b, "Jon", "85")):
@@ -82,7 +80,7 @@ def test_a_second_save_of_hand_1_is_a_choice_never_a_hand_2(
            ).to_be_visible()
     expect(b.get_by_text(re.compile(r"^Theirs was saved on phone \d+ at \d\d:\d\d"))
            ).to_be_visible()
-    shoot_every_way(b, "conflict", screenshot, color_scheme)
+    shoot_every_way(b, "conflict", screenshot)
 
     # Tapping Save again is not possible: the old form is gone. Keep theirs.
     expect(b.get_by_role("button", name=re.compile("^Save hand"))).to_have_count(0)
@@ -114,7 +112,6 @@ def test_the_same_hand_twice_is_recorded_once(
 def test_an_edit_and_an_undo_leave_their_trace_on_the_other_phone(
     new_context: Callable[..., BrowserContext], app_url: str,
     open_app: Callable[..., float], screenshot: Shot,
-    color_scheme: Callable[[Page, str], None],
 ) -> None:
     a, b, _game = two_phones(new_context, app_url, open_app, ["Quin", "Ray", "Sue", "Tom"])
     record_hand(a, "Quin", "95")
@@ -131,7 +128,7 @@ def test_an_edit_and_an_undo_leave_their_trace_on_the_other_phone(
     notice = re.compile(r"Hand 1 was changed on another phone \(phone \d+\): "
                         r"Quin & Sue's tricks: 95 → 120")
     expect(b.get_by_text(notice)).to_be_visible()
-    shoot_every_way(b, "edit-notice", screenshot, color_scheme)
+    shoot_every_way(b, "edit-notice", screenshot)
     b.get_by_role("button", name="OK, read").click()
     expect(b.get_by_text(notice)).to_have_count(0)
 
@@ -140,7 +137,7 @@ def test_an_edit_and_an_undo_leave_their_trace_on_the_other_phone(
     hand_rows(b, 1).click()
     expect(b.get_by_text(re.compile(r"^Edited on phone \d+ at \d\d:\d\d: "
                                     r"Quin & Sue's tricks: 95 → 120\.$"))).to_be_visible()
-    shoot_every_way(b, "edited-hand", screenshot, color_scheme)
+    shoot_every_way(b, "edited-hand", screenshot)
     close_dialog(b)
 
     # A undoes it: B is told, and the hand stays listed, struck through, folded.
@@ -151,7 +148,7 @@ def test_an_edit_and_an_undo_leave_their_trace_on_the_other_phone(
     b.get_by_role("button", name=re.compile("undone hand")).click()
     expect(b.get_by_text("1. Quin called ♥")).to_be_visible()
     expect(b.get_by_role("button", name="Put hand 1 back")).to_be_visible()
-    shoot_every_way(b, "undone-list", screenshot, color_scheme)
+    shoot_every_way(b, "undone-list", screenshot)
     b.get_by_role("button", name="Put hand 1 back").click()
     for p in (a, b):
         expect(hand_rows(p, 1)).to_be_visible(timeout=15_000)

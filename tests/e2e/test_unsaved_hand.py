@@ -130,7 +130,7 @@ def kept_in_browser(page: Page) -> Any:
 def test_a_hand_the_server_never_stored_is_back_on_the_phone_and_saves_once(
     new_context: Callable[..., BrowserContext], open_app: Callable[..., float],
     held_table: Callable[[str], Table], screenshot: Callable[[Page, str], Path],
-    color_scheme: Callable[[Page, str], None], request: pytest.FixtureRequest,
+    request: pytest.FixtureRequest,
 ) -> None:
     table = held_table("before")
     page = phone(new_context)
@@ -146,7 +146,7 @@ def test_a_hand_the_server_never_stored_is_back_on_the_phone_and_saves_once(
     expect(save).to_be_enabled()
     assert table.hands(game) == []
     store = request.node.callspec.params["held_table"]
-    shoot_every_way(page, f"unsaved-hand-restored-{store}", screenshot, color_scheme)
+    shoot_every_way(page, f"unsaved-hand-restored-{store}", screenshot)
     expect(page.get_by_text(NOT_SAVED)).to_be_visible()
 
     save.click()
@@ -169,7 +169,7 @@ def test_a_hand_the_server_never_stored_is_back_on_the_phone_and_saves_once(
 def test_a_hand_stored_just_before_the_kill_is_not_offered_again(
     new_context: Callable[..., BrowserContext], open_app: Callable[..., float],
     held_table: Callable[[str], Table], screenshot: Callable[[Page, str], Path],
-    color_scheme: Callable[[Page, str], None], request: pytest.FixtureRequest,
+    request: pytest.FixtureRequest,
 ) -> None:
     table = held_table("after")
     page = phone(new_context)
@@ -189,7 +189,7 @@ def test_a_hand_stored_just_before_the_kill_is_not_offered_again(
         assert time.monotonic() < deadline, "the phone still keeps the stored hand"
         page.wait_for_timeout(50)
     store = request.node.callspec.params["held_table"]
-    shoot_every_way(page, f"unsaved-hand-was-stored-{store}", screenshot, color_scheme)
+    shoot_every_way(page, f"unsaved-hand-was-stored-{store}", screenshot)
     expect(page.get_by_text(saved_anyway(1))).to_be_visible()
     page.get_by_role("button", name="OK, read").click()
     page.get_by_role("button", name="Record hand").click()
