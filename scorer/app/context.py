@@ -139,13 +139,6 @@ class AppContext:
         )
         self.page.show_dialog(bar)
 
-    @property
-    def dark(self) -> bool:
-        if self.page.theme_mode == ft.ThemeMode.DARK:
-            return True
-        return (self.page.theme_mode == ft.ThemeMode.SYSTEM
-                and self.page.platform_brightness == ft.Brightness.DARK)
-
     @staticmethod
     def draft_key(game_id: str, index: int | None) -> str:
         return draft_key(game_id, index)

@@ -172,7 +172,6 @@ class Router:
         self.game_id: str | None = None
         self._drawn_width: float | None = None
         self._page_sent = False
-        self._drawn_dark: bool | None = None
         self.routes = compiled_routes()
         self._coming: set[str] = set()
         """Games whose redraw is waiting (`_on_game_changed`): news meanwhile joins it
@@ -222,7 +221,6 @@ class Router:
         self.route = route if route is not None else (page.route or "/")
         self.route = self._unsaved(self.route)
         self._drawn_width = page.width
-        self._drawn_dark = self.ctx.dark  # suit colours & co. are chosen when built
         try:
             view = self.build(self.route)
         except Exception:  # a broken screen must not leave a phone on a blank page
@@ -323,21 +321,14 @@ class Router:
     def show_theme(self, mode: ft.ThemeMode) -> None:
         """Light, dark or like the phone. Only the page's theme mode changes: a theme
         built anew would rebuild every control at every switch (docs/FLET_NOTES.md 7).
-        The screen is drawn again for the other brightness (suit colours are chosen as
-        it is built): after the mode, as when the phone itself turns dark."""
+        No screen is drawn again: every colour that differs between light and dark is
+        a role of the theme (theme.py), which the phone recolours itself, so a form
+        keeps what was typed when the phone turns dark."""
         page = self.ctx.page
         if page.theme_mode == mode:
             return
         page.theme_mode = mode
         page.update()
-        self.brightness_changed()
-
-    def brightness_changed(self) -> None:
-        """Redraw only for the other brightness: the browser reports its brightness as it
-        connects, nearly always the one the first screen was drawn for (a whole second
-        build and its patch for nothing)."""
-        if self.ctx.page.views and self.ctx.dark != self._drawn_dark:
-            self.show(self.route)
 
     async def _on_game_changed(self, _topic: str, game_id: str) -> None:
         # Async, so on the server's event loop: a sync handler runs on a pool

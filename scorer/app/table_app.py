@@ -62,5 +62,4 @@ def main(page: ft.Page) -> None:
     page.on_connect = lambda _e: connected()
     page.on_close = closed
     page.on_resize = lambda e: router.resized(e.width)
-    page.on_platform_brightness_change = lambda _e: router.brightness_changed()
     router.show(page.route)

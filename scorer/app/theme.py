@@ -13,9 +13,11 @@ SMALL_TAP = 48
 GAP = 12
 PAD = 16
 RADIUS = 14
-# RED_700 was 4.05:1 on a toggle's grey.
-SUIT_RED = ft.Colors.RED_800
-SUIT_RED_DARK = ft.Colors.RED_300
+# The suits' red is a role of the scheme (tertiary, which no widget the app uses
+# draws with), so the phone recolours it itself when it turns dark or light: no
+# screen is drawn again and no form loses what was typed. RED_800 in light (RED_700
+# was 4.05:1 on a toggle's grey), RED_300 in dark.
+SUIT_RED = ft.Colors.TERTIARY
 # White words sit on these: GREEN_700 gave them 4.1:1, under the 4.5 a phone at
 # arm's length needs.
 MADE = ft.Colors.GREEN_800
@@ -30,6 +32,7 @@ SEED = ft.Colors.GREEN
 LIGHT_ROLES: dict[str, str] = {
     "primary": "#3B6939", "on_primary": "#FFFFFF",
     "primary_container": "#BCF0B4", "on_primary_container": "#235024",
+    "tertiary": "#C62828",
     "secondary_container": "#D5E8CF", "on_secondary_container": "#3B4B38",
     "tertiary_container": "#BCEBF0", "on_tertiary_container": "#1F4D52",
     "error": "#BA1A1A", "on_error": "#FFFFFF",
@@ -42,6 +45,7 @@ LIGHT_ROLES: dict[str, str] = {
 DARK_ROLES: dict[str, str] = {
     "primary": "#A1D39A", "on_primary": "#0A390F",
     "primary_container": "#235024", "on_primary_container": "#BCF0B4",
+    "tertiary": "#E57373",
     "secondary_container": "#3B4B38", "on_secondary_container": "#D5E8CF",
     "tertiary_container": "#1F4D52", "on_tertiary_container": "#BCEBF0",
     "error": "#FFB4AB", "on_error": "#690005",
@@ -51,14 +55,16 @@ DARK_ROLES: dict[str, str] = {
     "surface_container_high": "#272B25", "surface_container_highest": "#323630",
     "outline": "#8C9388", "inverse_surface": "#E0E4DB", "on_inverse_surface": "#2D322C",
 }
-# Fixed colours (Flutter's Colors palette): the same in light and dark.
+# Fixed colours (Flutter's Colors palette): the same in light and dark. A colour
+# that must differ between the two is a role of the scheme, never chosen in Python.
 PALETTE: dict[str, str] = {
     ft.Colors.WHITE: "#FFFFFF", ft.Colors.RED_700: "#D32F2F", ft.Colors.RED_800: "#C62828",
     ft.Colors.RED_300: "#E57373",
     ft.Colors.GREEN_800: "#2E7D32", ft.Colors.DEEP_ORANGE_900: "#BF360C",
     ft.Colors.PURPLE_700: "#7B1FA2", ft.Colors.BROWN_600: "#6D4C41",
     ft.Colors.GREY_700: "#616161", ft.Colors.BLUE_GREY_700: "#455A64",
-    ft.Colors.TEAL_700: "#00796B",
+    ft.Colors.TEAL_700: "#00796B", ft.Colors.BLUE_700: "#1976D2",
+    ft.Colors.ORANGE_900: "#E65100",
 }
 
 
@@ -82,6 +88,8 @@ TOAST = Pair(fg=ft.Colors.ON_INVERSE_SURFACE, bg=ft.Colors.INVERSE_SURFACE)
 TAG_INK = ft.Colors.WHITE
 """The words on a sheet tag and on a made / bait ruling."""
 HALF_BAIT = ft.Colors.DEEP_ORANGE_900
+TEAM_LINES = (ft.Colors.BLUE_700, ft.Colors.ORANGE_900)
+"""The teams' lines on the race and rating charts, the same in light and dark."""
 
 SUIT_GROUNDS = (ft.Colors.SURFACE, ft.Colors.SURFACE_CONTAINER_LOW,
                 ft.Colors.SURFACE_CONTAINER_HIGH)
@@ -118,16 +126,15 @@ PAIRS: dict[str, Pair] = {
     "bait": Pair(fg=TAG_INK, bg=BAIT),
     "felt": Pair(fg=ft.Colors.WHITE, bg=FELT),
     **{f"red suit on {bg}": Pair(fg=SUIT_RED, bg=bg) for bg in SUIT_GROUNDS},
-    **{f"red suit on {bg}, dark": Pair(fg=SUIT_RED_DARK, bg=bg) for bg in SUIT_GROUNDS},
+    # A chart's line is a graphic: 3:1 on the screen and on a low card.
+    **{f"team line {line} on {bg}": Pair(fg=line, bg=bg, large=True)
+       for line in TEAM_LINES for bg in (ft.Colors.SURFACE, ft.Colors.SURFACE_CONTAINER_LOW)},
     "QR words": Pair(fg=ft.Colors.ON_PRIMARY_CONTAINER, bg=ft.Colors.PRIMARY_CONTAINER),
     **{f"{tag} tag": Pair(fg=TAG_INK, bg=bg) for tag, bg in (
         ("half-bait", HALF_BAIT), ("misplay", ft.Colors.PURPLE_700),
         ("thrown", ft.Colors.BROWN_600), ("passed", ft.Colors.GREY_700),
         ("edited", ft.Colors.BLUE_GREY_700), ("run", ft.Colors.TEAL_700))},
 }
-LIGHT_ONLY = {f"red suit on {bg}" for bg in SUIT_GROUNDS}
-DARK_ONLY = {f"red suit on {bg}, dark" for bg in SUIT_GROUNDS}
-"""Pairs drawn in one mode only (the suits' red follows the mode)."""
 
 
 def hex_of(colour: str, dark: bool) -> str:
@@ -173,8 +180,6 @@ def apply_theme(page: ft.Page) -> None:
     page.theme_mode = ft.ThemeMode.SYSTEM
 
 
-def suit_color(suit: str, dark: bool = False) -> str | None:
+def suit_color(suit: str) -> str | None:
     """Hearts and diamonds red; spades and clubs in the text colour."""
-    if suit in ("H", "D"):
-        return SUIT_RED_DARK if dark else SUIT_RED
-    return None
+    return SUIT_RED if suit in ("H", "D") else None

@@ -120,13 +120,13 @@ def toggle(
     return ft.OutlinedButton(**props)
 
 
-def suit_label(code: str, dark: bool, size: int = 26, word: bool = True,
+def suit_label(code: str, size: int = 26, word: bool = True,
                chosen: bool = False) -> ft.Control:
     """♥ with 'Hearts' under it (one text: a screen switch builds fewer
     controls); red for hearts and diamonds, except on a `chosen` toggle, whose
     green ground leaves a red suit unreadable (1.3:1): there in the toggle's ink."""
     symbol_size = size if code != "NT" else size * 0.7
-    colour = CHOSEN.fg if chosen else suit_color(code, dark)
+    colour = CHOSEN.fg if chosen else suit_color(code)
     if not word:
         return ft.Text(SUIT_SYMBOLS[code], size=symbol_size, color=colour,
                        weight=ft.FontWeight.BOLD, semantics_label=SUIT_WORDS[code].lower())

@@ -27,23 +27,22 @@ class Drawn(Router):
 def router(tmp_path: Path) -> Drawn:
     page = SimpleNamespace(theme_mode=ft.ThemeMode.SYSTEM, platform_brightness=ft.Brightness.LIGHT,
                            width=390.0, route="/", views=[], pubsub=None,
-                           run_task=lambda *_a: None)
+                           run_task=lambda *_a: None, update=lambda: None)
     drawn = Drawn(AppContext(page=cast(ft.Page, page), store=GameStore(tmp_path)))
     drawn.sent = []
     return drawn
 
 
-def test_the_brightness_the_screen_was_drawn_for_does_not_draw_it_again(tmp_path: Path) -> None:
-    """The browser reports its brightness as it connects: the same as the first screen's."""
+def test_turning_dark_draws_no_screen_again(tmp_path: Path) -> None:
+    """Light or dark is the phone's to draw (every colour that differs is a role of the
+    theme): the screen on show, and a form's typing in it, stay as they are."""
     shown = router(tmp_path)
-    shown.show("/")
-    shown.brightness_changed()
-    assert shown.sent == ["/"]
-    shown.ctx.page.platform_brightness = ft.Brightness.DARK  # the phone turned dark
-    shown.brightness_changed()
-    assert shown.sent == ["/", "/"]
-    shown.brightness_changed()
-    assert shown.sent == ["/", "/"]
+    shown.show("/new")
+    shown.show_theme(ft.ThemeMode.DARK)
+    shown.ctx.page.platform_brightness = ft.Brightness.DARK  # the phone itself turned dark
+    shown.show_theme(ft.ThemeMode.SYSTEM)
+    assert shown.sent == ["/new"]
+    assert shown.ctx.page.theme_mode == ft.ThemeMode.SYSTEM
 
 
 def test_the_address_patterns_are_compiled_once_for_every_page(tmp_path: Path) -> None:

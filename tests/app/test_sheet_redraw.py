@@ -5,6 +5,7 @@ new row, Undo (it removes the hand of the revision it was drawn for)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
@@ -12,6 +13,7 @@ from typing import Any, cast
 import flet as ft
 
 from scorer.app.context import AppContext
+from scorer.app.theme import TEAM_LINES
 from scorer.app.views.record_hand import record_hand_view
 from scorer.app.views.sheet import sheet_layer, sheet_view
 from scorer.store import GameStore
@@ -79,7 +81,7 @@ def test_a_redraw_of_the_sheet_on_show_keeps_every_unchanged_part(tmp_path: Path
     assert changed == ["header", "next"], changed
 
 
-def test_nothing_is_kept_from_a_sheet_not_on_show_or_for_another_look(tmp_path: Path) -> None:
+def test_nothing_is_kept_from_a_sheet_not_on_show(tmp_path: Path) -> None:
     store = GameStore(tmp_path)
     game = store.create_game(GAME)
     ctx = context(store)
@@ -87,9 +89,40 @@ def test_nothing_is_kept_from_a_sheet_not_on_show_or_for_another_look(tmp_path: 
     show(ctx, ft.View(route=f"/game/{game.id}/hand"))
     again = draw(ctx, game.id, on_show=True)
     assert not any(again[name] is first[name] for name in first)
-    cast(Any, ctx.page).theme_mode = ft.ThemeMode.DARK  # dark mode draws the chart anew
-    dark = draw(ctx, game.id, on_show=True)
-    assert not any(dark[name] is again[name] for name in again)
+
+
+def test_a_sheet_drawn_in_dark_is_the_one_drawn_in_light(tmp_path: Path) -> None:
+    """Every colour that differs in dark is a role of the theme, which the phone
+    resolves: a drawing never depends on the brightness, so nothing is redrawn for it."""
+    store = GameStore(tmp_path)
+    game = store.create_game(GAME)
+    store.add_hand(game.id, HAND)
+    ctx = context(store)
+    ctx.open_panels |= {f"race/{game.id}"}  # the race's chart: its lines too
+    light = draw(ctx, game.id, on_show=False)
+    cast(Any, ctx.page).theme_mode = ft.ThemeMode.DARK
+    dark = draw(ctx, game.id, on_show=False)
+    assert light.keys() == dark.keys()
+    assert [colours(light[name]) for name in light] == [colours(dark[name]) for name in dark]
+    assert TEAM_LINES[0] in [c for name in light for c in colours(light[name])]  # the chart's
+
+
+def colours(part: object, seen: set[int] | None = None) -> list[str]:
+    """Every colour a part and what it holds are drawn in, in order."""
+    seen = set() if seen is None else seen
+    if id(part) in seen or not dataclasses.is_dataclass(part):
+        return []
+    seen.add(id(part))
+    found: list[str] = []
+    for field in dataclasses.fields(part):
+        if field.name.startswith("_"):
+            continue
+        value = getattr(part, field.name)
+        if "color" in field.name and isinstance(value, str):
+            found.append(value)
+        for item in value if isinstance(value, list | tuple) else [value]:
+            found += colours(item, seen)
+    return found
 
 
 def test_an_edit_draws_again_every_row_whose_totals_moved(tmp_path: Path) -> None:

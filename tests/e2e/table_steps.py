@@ -373,42 +373,13 @@ def settled_shot(page: Page, settle_ms: int = 5_000) -> bytes:
     return shot
 
 
-SEMANTIC_NODES_JS = "() => [...document.querySelectorAll('flt-semantics')].map(n => n.id)"
-"""The ids of the app's accessibility nodes: a control drawn anew gets a new one."""
-
-
 def show_scheme(page: Page, scheme: Scheme) -> None:
-    """Turn the device's colours to `scheme` on a loaded page and wait until the screen is
-    drawn in them. The app follows the device and its server draws the screen again (the
-    suit colours are chosen there): wait for that redraw, then for the margin's colour.
-
-    The redraw is the server's next message on the page's socket (`follow_answers`);
-    on a page whose socket is not followed, new accessibility nodes (new controls; not
-    seen under a dialog). A page of plain HTML, or one whose server is gone, is only
-    recoloured by the browser."""
-    shown = set(page.evaluate(SEMANTIC_NODES_JS))
-    link = _LINKS.get(page)
-    socket = link.socket if link is not None else None
-    gone = socket is not None and socket.is_closed()
-    live = bool(shown) and socket is not None and not gone
-    frames = link.frames if link is not None else 0
-
-    def redrawn() -> bool:
-        if not shown or gone:
-            return True
-        if live:
-            return link is not None and link.frames > frames
-        return not shown.issuperset(page.evaluate(SEMANTIC_NODES_JS))
-
+    """Turn the device's colours to `scheme` and wait until the screen is drawn in them
+    (its margin's brightness). The app draws nothing again for it: every colour that
+    differs is a role of the theme, which the phone resolves (scorer/app/theme.py)."""
     page.emulate_media(color_scheme=scheme)
     deadline = time.monotonic() + SCHEME_WAIT_MS / 1000
-    while not redrawn():
-        assert time.monotonic() < deadline, (
-            f"the app's screen drawn again for {scheme} (" + (
-                "a message from its server" if live else "new controls on it")
-            + f") within {SCHEME_WAIT_MS} ms of the device turning {scheme}")
-        page.evaluate(DRAWN)
-    page.evaluate(DRAWN)  # the redraw applied and drawn
+    page.evaluate(DRAWN)
     while ((seen := margin_brightness(page)) < DARK_BELOW) != (scheme == "dark"):
         assert time.monotonic() < deadline, (
             f"the screen drawn {scheme} within {SCHEME_WAIT_MS} ms of the device turning "
@@ -440,95 +411,42 @@ def shown_words(page: Page) -> set[str]:
     return {words for words in page.evaluate(WORDS_JS) if words.split(" ", 1)[1].strip()}
 
 
-SCROLLS_JS = """() => [...document.querySelectorAll('flt-semantics')]
-  .filter((el) => el.style.scrollbarWidth === 'none'
-                  && getComputedStyle(el).overflowY !== 'visible').map((el) => {
-    const r = el.getBoundingClientRect();
-    return [(Math.max(r.left, 0) + Math.min(r.right, innerWidth)) / 2,
-            (Math.max(r.top, 0) + Math.min(r.bottom, innerHeight)) / 2, el.scrollTop];
-  })"""
-"""Each scrolling part of the app's screen (its accessibility node, `overflow-y: scroll`,
-or `hidden` while Flutter takes the pointer's events, keeps the offset as its scrollTop):
-the middle of what is shown of it, and how far it is scrolled (px)."""
-
-Scrolls = list[tuple[float, float, float]]
-
-
-def scrolls(page: Page) -> Scrolls:
-    """Where each scrolling part of the screen is and how far it is scrolled."""
-    return [(x, y, top) for x, y, top in page.evaluate(SCROLLS_JS)]
-
-
-def scroll_back(page: Page, before: Scrolls, timeout_ms: int = 10_000) -> None:
-    """Scroll each scrolling part of the screen back to where it was `before`: the app
-    draws the screen again for the other scheme, and a new scrolling column starts at
-    its top. The wheel turns, as a thumb would, over the part, by as far as it is off."""
-    deadline = time.monotonic() + timeout_ms / 1000
-    for part, (_x, _y, was) in enumerate(before):
-        while True:
-            now = scrolls(page)
-            assert len(now) == len(before), (
-                f"the screen drawn in the other scheme scrolls in {len(before)} parts, "
-                f"as before (it has {len(now)})")
-            x, y, top = now[part]
-            if abs(was - top) < 1:
-                break
-            page.mouse.move(x, y)
-            page.mouse.wheel(0, was - top)
-            while scrolls(page)[part][2] == top:  # moved once the wheel is drawn
-                assert time.monotonic() < deadline, (
-                    f"part {part + 1} of the screen scrolled by the wheel, {was - top:.0f} px, "
-                    "back to where it was before the screen was drawn in the other scheme")
-                page.evaluate(DRAWN)
-
-
-def same_screen(page: Page, before: set[str], scheme: Scheme, scrolled: Scrolls) -> None:
-    """The screen drawn in `scheme` shows the words it showed `before`, no more, no less:
-    the app drew it again for the scheme from what it keeps, and a part it does not keep
-    (a form's typed words, a folded part opened) would not be the same screen."""
+def same_screen(page: Page, before: set[str], scheme: Scheme) -> None:
+    """The screen drawn in `scheme` shows the words it showed `before`, in the other
+    scheme, no more, no less."""
     now = shown_words(page)
     assert now == before, (
-        f"the screen drawn {scheme} shows the same words as before: it lost "
-        f"{sorted(before - now)} and gained {sorted(now - before)} (scrolled "
-        f"{[round(top) for *_at, top in scrolled]} before, "
-        f"{[round(top) for *_at, top in scrolls(page)]} now)")
+        f"the screen turned {scheme} shows the words it showed before: it lost "
+        f"{sorted(before - now)} and gained {sorted(now - before)}")
 
 
 def shoot(phone: Phone | Page, name: str, screenshot: Callable[..., Path],
-          settle_ms: int = 5_000, again: Callable[[], None] | None = None) -> list[Path]:
+          settle_ms: int = 5_000) -> list[Path]:
     """Save the screen on show as NAME-light.png and NAME-dark.png (`screenshot`, the
-    fixture, each once still), each once the screen is drawn in its scheme, scrolled
-    where it was and showing the same words; then turn the page back to light and wait
-    likewise, and until it is still, before the test taps on (a tap during the redraw
-    can land on the screen being replaced).
+    fixture, each once still), each once the screen is drawn in its scheme; then turn the
+    page back to light, and wait until it is still, before the test taps on. The screen
+    turned back shows the words it showed in the other scheme: a phone turning dark keeps
+    its screen as it was (a form's typed words, a code shown once). Returns the two
+    files, light first.
 
-    The app draws the screen again for each scheme from what it keeps; `again` does
-    what it does not keep once more after each redraw (a form's typed words). Returns
-    the two files, light first."""
+    The words are read after a switch only: Flutter's accessibility tree can lag behind
+    a scroll the app made (`scroll_to`) until something is drawn anew, as at a switch."""
     page = phone.page if isinstance(phone, Phone) else phone
-    before: set[str] = set()  # none on a page of plain HTML: not drawn again, not scrolled
-    scrolled: Scrolls = []
     # The pointer off every control, in the margin: a button it rests on is drawn lit
     # (and may show its tooltip) in one shot and not in the other.
-    aside = (1, (page.viewport_size or {"height": 640})["height"] / 2)
-    page.mouse.move(*aside)
-
-    def redraw(scheme: Scheme) -> None:
-        show_scheme(page, scheme)
-        if again is not None:
-            again()
-        if before:
-            scroll_back(page, scrolled)
-            page.mouse.move(*aside)
-            same_screen(page, before, scheme, scrolled)
-
-    shots = []
+    page.mouse.move(1, (page.viewport_size or {"height": 640})["height"] / 2)
+    shots, switched = [], ""
+    seen: set[str] = set()
     for scheme in SCHEMES:
         if shows_scheme(page) != scheme:
-            redraw(scheme)
+            show_scheme(page, scheme)
+            switched, seen = scheme, shown_words(page)
         shots.append(screenshot(page, f"{name}-{scheme}", settle_ms))
-        if not before:
-            before, scrolled = shown_words(page), scrolls(page)
-    redraw("light")
+    last: Scheme = "dark" if switched == "light" else "light"
+    show_scheme(page, last)
+    if switched:
+        same_screen(page, seen, last)
+    if last != "light":
+        show_scheme(page, "light")
     settled_shot(page, settle_ms)
     return shots

@@ -37,7 +37,7 @@ def test_dark_is_chosen_on_the_phone_and_kept_for_its_next_visit(
     turns(page, dark=False)
     choose(page, "Dark")
     turns(page, dark=True)
-    see(page, "Past games")  # home drawn again for dark (its suit colours), still home
+    see(page, "Past games")  # still home: turning dark redraws nothing
 
     # The next visit is a new session: the browser kept the choice, the app applies it.
     later = browser.new_page()

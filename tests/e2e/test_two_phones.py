@@ -45,14 +45,13 @@ def two_phones(new_context: Callable[..., BrowserContext], app_url: str,
     return a, b, game
 
 
-def shoot_every_way(page: Page, name: str, screenshot: Shot,
-                    again: Callable[[], None] | None = None) -> None:
-    """`name` at both phone sizes, light and dark (`table_steps.shoot`, and its `again`),
-    back at 390x844 light after."""
+def shoot_every_way(page: Page, name: str, screenshot: Shot) -> None:
+    """`name` at both phone sizes, light and dark (`table_steps.shoot`), back at 390x844
+    light after."""
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate(DRAWN)  # laid out for the width: `shoot` waits until it is still
-        shoot(page, f"{name}-{width}x{height}", screenshot, again=again)
+        shoot(page, f"{name}-{width}x{height}", screenshot)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
     page.set_viewport_size({"width": 390, "height": 844})
     # The screen is laid out again for the width: a tap during that redraw would land

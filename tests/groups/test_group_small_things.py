@@ -48,7 +48,7 @@ def test_the_rating_chart_numbers_its_games_at_any_length(games: int) -> None:
     when = datetime(2026, 11, 27, tzinfo=UTC)
     points = [Point(game=n, when=when, rating=(n % 7) - 3.0, won=n % 2 == 0)
               for n in range(1, games + 1)]
-    chart = rating_chart("Ann", points, dark=False)
+    chart = rating_chart("Ann", points)
     line = chart.content.content  # Semantics > Container > LineChart
     assert isinstance(line, fch.LineChart)
     axis = line.bottom_axis

@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 from pwa_phone import Phone
-from table_steps import DRAWN, see, tap, type_points
+from table_steps import see, show_scheme, tap, type_points
 from test_phone_alone import start_game
 
 from scorer.app.views.share import SEND_LABEL
@@ -85,15 +84,6 @@ def shown_code(page: Page) -> str:
     return re.sub(r"\D", "", label.inner_text())
 
 
-SHOWN_JS = """() => {
-  // What the screen shows now: its buttons (or, with none, its innermost nodes).
-  const all = [...document.querySelectorAll("flt-semantics")];
-  const buttons = all.filter((n) => n.getAttribute("role") === "button");
-  window.tarabishShown = buttons.length ? buttons
-    : all.filter((n) => !n.querySelector("flt-semantics"));
-}"""
-REDRAWN_JS = "() => window.tarabishShown.every((n) => !n.isConnected)"
-"""The app drew its screen again: every control anew, so none of those marked is left."""
 SHOT_ORDER = (((390, 844), "light"), ((390, 844), "dark"), ((360, 640), "dark"),
               ((360, 640), "light"))
 """Two switches of colours, not four, and the page ends in light."""
@@ -104,29 +94,9 @@ def shots(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     for (width, height), scheme in SHOT_ORDER:
         page.set_viewport_size({"width": width, "height": height})
-        show_colours(page, scheme)
+        show_scheme(page, scheme)
         page.screenshot(path=SHOTS / f"{name}-{width}-{scheme}.png")
     page.set_viewport_size({"width": 390, "height": 844})
-
-
-def show_colours(page: Page, scheme: str) -> None:
-    """The phone turns light or dark, and the app has drawn its screen for it.
-
-    The app draws the screen on show again for the other brightness, every control
-    anew: a screenshot taken before that is of the old colours, and a tap meanwhile
-    lands on a control on its way out (lost: the sync phones' "Keep theirs" under load,
-    after a fixed 1.2 s pause per switch). So each switch waits for that redraw."""
-    dark = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
-    if dark == (scheme == "dark"):
-        page.emulate_media(color_scheme=scheme)  # no switch: nothing is drawn again
-        return
-    page.evaluate(SHOWN_JS)
-    page.emulate_media(color_scheme=scheme)
-    try:
-        page.wait_for_function(REDRAWN_JS, timeout=60_000)
-    except PlaywrightError as exc:
-        raise AssertionError(f"the app did not draw its screen again in {scheme}") from exc
-    page.evaluate(DRAWN)  # and Flutter has painted it
 
 
 @pytest.mark.server_stops  # requests cut by the phone going offline are no fault

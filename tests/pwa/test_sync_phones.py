@@ -171,8 +171,9 @@ def record_hand(page: Page, caller: str, suit: str, digits: str, saved: str) -> 
     timed_tap(page, "Record hand", "Tap the player who called trump")
     timed_tap(page, f"{caller} called", "Tap the trump suit")
     timed_tap(page, re.compile(suit), "Enter the trick points")
-    for n in range(1, len(digits) + 1):
-        timed_tap(page, digits[n - 1], f"called: {digits[:n]} of 162")
+    for n in range(1, len(digits)):  # the field shows the digits typed (1 alone rules nothing)
+        timed_tap(page, digits[n - 1], f"\n{digits[:n]}\ntyping")
+    timed_tap(page, digits[-1], f"called: {digits} of 162")
     timed_tap(page, "Save hand", saved)
 
 

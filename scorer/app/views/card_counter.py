@@ -134,7 +134,7 @@ class CardCounter:
                      for rank in NATURAL_ORDER]
             parts.append(ft.Column([
                 ft.Row([ft.Text(suit.symbol, size=22, weight=ft.FontWeight.BOLD,
-                                color=suit_color(suit.value, self.ctx.dark)), name, tally],
+                                color=suit_color(suit.value)), name, tally],
                        spacing=8),
                 ft.Row(chips[:5], spacing=6),
                 ft.Row(chips[5:], spacing=6),

@@ -86,7 +86,7 @@ def home_view(ctx: AppContext) -> ft.View:
             icon=ft.Icons.PHONE_ANDROID, url=ft.Url(CONFIG.phone_site, ft.UrlTarget.SELF),
             height=TAP, expand=True)]))
     bar = app_bar(ctx, "Tarabish", actions=[
-        ft.Row([suit_label(code, ctx.dark, size=22, word=False) for code in "SHDC"], spacing=6),
+        ft.Row([suit_label(code, size=22, word=False) for code in "SHDC"], spacing=6),
         colours_button(ctx),
         ft.Container(width=4),
     ])

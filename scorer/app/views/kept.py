@@ -25,7 +25,6 @@ class Kept:
 
     def __init__(self, ctx: AppContext, route: str) -> None:
         self._ctx = ctx
-        self._dark = ctx.dark  # colours are chosen when drawn
         self._parts: dict[str, tuple[object, object]] = {}
         self._controls: list[ft.BaseControl] | None = None
         last = _last(ctx)
@@ -34,12 +33,12 @@ class Kept:
 
     @staticmethod
     def on_show(ctx: AppContext, route: str) -> bool:
-        """Whether the last drawing is the screen on show for `route` (drawn for the
-        same brightness): only then are its parts reused."""
+        """Whether the last drawing is the screen on show for `route`: only then are
+        its parts reused."""
         last = _last(ctx)
         # Reuse only into the very drawing on show: its list of controls is the one
         # the last drawing made (a refill moves that list into the View on show).
-        return (last is not None and last._dark == ctx.dark
+        return (last is not None
                 and redraws_shown(ctx, route)
                 and ctx.page.views[-1].controls is last._controls)
 

@@ -89,8 +89,8 @@ def player_view(ctx: AppContext, name: str, query: dict[str, str]) -> ft.View:
         *heading,
         ft.Text(head, size=20, weight=ft.FontWeight.BOLD),
         ft.Text(f"{plural(len(points), 'game')}, {plural(wins, 'win')} in all", size=15),
-        rating_chart(shown, points, ctx.dark),
-        chart_legend(ctx.dark),
+        rating_chart(shown, points),
+        chart_legend(),
         seasons_row(ctx, route, season, gid),
     ]
     row = next((r for r in folder.board(season, gid) if r.key == key), None)

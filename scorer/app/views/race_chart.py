@@ -9,18 +9,17 @@ from rules.game_summary import RacePoint, race
 from rules.ruling import Outcome
 from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
+from scorer.app.theme import TEAM_LINES
 from scorer.app.views.kept import Kept
 
 CHART_HEIGHT = 230
-#: Team colours that stay apart in light and dark, and from the bait marks.
-TEAM_COLOURS = ((ft.Colors.BLUE_700, ft.Colors.BLUE_200),
-                (ft.Colors.ORANGE_800, ft.Colors.AMBER_300))
 BAIT_MARK = ft.Colors.RED_600
 HALF_BAIT_MARK = ft.Colors.PURPLE_400
 
 
-def team_colour(team: int, dark: bool) -> str:
-    return TEAM_COLOURS[team][1 if dark else 0]
+def team_colour(team: int) -> str:
+    """One colour in light and dark (theme.TEAM_LINES): turning dark redraws nothing."""
+    return TEAM_LINES[team]
 
 
 def race_label(model: GameModel, points: tuple[RacePoint, ...]) -> str:
@@ -57,7 +56,7 @@ def _every(count: int, most: int) -> int:
     return max(1, -(-count // most))
 
 
-def race_chart(model: GameModel, dark: bool) -> ft.Control:
+def race_chart(model: GameModel) -> ft.Control:
     """The chart itself: one line a team, the target (and forced mark) dashed."""
     points = race(model.replay)
     last_hand = max(1, points[-1].hand)
@@ -68,7 +67,7 @@ def race_chart(model: GameModel, dark: bool) -> ft.Control:
             points=[fch.LineChartDataPoint(p.hand, p.totals[team], point=_mark(p, team),
                                            tooltip=f"Hand {p.hand}: {p.totals[team]}")
                     for p in points],
-            color=team_colour(team, dark), stroke_width=3, curved=False,
+            color=team_colour(team), stroke_width=3, curved=False,
         )
         for team in (0, 1)
     ]
@@ -99,7 +98,7 @@ def race_chart(model: GameModel, dark: bool) -> ft.Control:
     return ft.Semantics(content=framed, label=race_label(model, points), container=True)
 
 
-def legend(model: GameModel, dark: bool) -> ft.Control:
+def legend(model: GameModel) -> ft.Control:
     teams = model.game.team_names
 
     def item(colour: str, text: str, dashed: bool = False) -> ft.Control:
@@ -107,7 +106,7 @@ def legend(model: GameModel, dark: bool) -> ft.Control:
                               border_radius=ft.BorderRadius.all(2))
         return ft.Row([swatch, ft.Text(text, size=12)], spacing=4, tight=True)
 
-    items = [item(team_colour(t, dark), teams[t]) for t in (0, 1)]
+    items = [item(team_colour(t), teams[t]) for t in (0, 1)]
     items.append(item(ft.Colors.ON_SURFACE_VARIANT, f"target {model.replay.target}", True))
     forced_at = model.game.rules.forced_at
     if forced_at is not None:
@@ -133,7 +132,7 @@ def race_panel(ctx: AppContext, model: GameModel, kept: Kept) -> ft.Control:
                                       on_click=flip, height=48)
         holder = ft.Column([toggle_button], spacing=6)
         if shown:
-            holder.controls += [race_chart(model, ctx.dark), legend(model, ctx.dark)]
+            holder.controls += [race_chart(model), legend(model)]
         return holder
 
     # Closed, it is the same button after every hand.

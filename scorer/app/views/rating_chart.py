@@ -44,7 +44,7 @@ def game_step(last_game: int) -> int:
     return 10_000
 
 
-def rating_chart(name: str, points: list[Point], dark: bool) -> ft.Control:
+def rating_chart(name: str, points: list[Point]) -> ft.Control:
     """One line from 0 (where everyone starts): the rating after each game; 0 dashed."""
     shown = _thinned(points)
     last_game = max(1, points[-1].game)
@@ -54,7 +54,7 @@ def rating_chart(name: str, points: list[Point], dark: bool) -> ft.Control:
             fch.LineChartDataPoint(p.game, round(p.rating, 2), show_tooltip=False,
                                    point=len(shown) <= 30)
             for p in shown)],
-        color=team_colour(0, dark), stroke_width=3, curved=False,
+        color=team_colour(0), stroke_width=3, curved=False,
     )
     low = min(0.0, *(p.rating for p in shown))
     high = max(1.0, *(p.rating for p in shown))
@@ -86,8 +86,8 @@ def rating_chart(name: str, points: list[Point], dark: bool) -> ft.Control:
     return ft.Semantics(content=framed, label=chart_label(name, points), container=True)
 
 
-def chart_legend(dark: bool) -> ft.Control:
-    swatch = ft.Container(width=18, height=5, bgcolor=team_colour(0, dark),
+def chart_legend() -> ft.Control:
+    swatch = ft.Container(width=18, height=5, bgcolor=team_colour(0),
                           border_radius=ft.BorderRadius.all(2))
     return ft.Row([swatch, ft.Text("rating after each game (across: games)", size=12)],
                   spacing=4, wrap=True)

@@ -421,8 +421,7 @@ class RecordHand:
         return section_controls("Who called?", *parts)
 
     def _trump_section(self) -> list[ft.Control]:
-        dark = self.ctx.dark
-        buttons = [toggle(suit_label(code, dark, chosen=self.draft.trump == code),
+        buttons = [toggle(suit_label(code, chosen=self.draft.trump == code),
                           self.draft.trump == code,
                           lambda _e, c=code: self.tap_trump(c), height=60,
                           keep=self.keep, key=f"trump-{code}")
@@ -479,7 +478,6 @@ class RecordHand:
 
     def _runs_panel(self) -> ft.Control:
         draft = self.draft
-        dark = self.ctx.dark
         seats = ft.Row([small_toggle(self._name(s), self.run_seat == s,
                                      lambda _e, s=s: self.tap_run_seat(s),
                                      spoken=f"{self._name(s)} shows runs", keep=self.keep,
@@ -487,7 +485,7 @@ class RecordHand:
                        spacing=6)
         parts: list[ft.Control] = [seats]
         if self.run_seat is not None:
-            suits = ft.Row([small_toggle(suit_label(s.value, dark, size=22, word=False,
+            suits = ft.Row([small_toggle(suit_label(s.value, size=22, word=False,
                                                     chosen=self.run_suit == s),
                                          self.run_suit == s,
                                          lambda _e, s=s: self.tap_run_suit(s),

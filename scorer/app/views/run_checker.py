@@ -101,7 +101,7 @@ class TrumpRow:
             chip.show(SUIT_WORDS[text], "on" if chosen == code else "free",
                       tooltip=f"Trump: {SUIT_WORDS[text]}",
                       symbol=SUIT_SYMBOLS[text] if text != NO_TRUMP else "NT",
-                      symbol_color=suit_color(text, self.ctx.dark))
+                      symbol_color=suit_color(text))
 
 
 def icon_button(icon: ft.IconData, tooltip: str, on_click: Handler) -> ft.Control:
@@ -273,7 +273,7 @@ class RunChecker:
         self.mode_chips[1].show("Whole hand", "on" if whole else "free")
         for suit, chip in zip(Suit, self.suit_chips, strict=True):
             chip.show("", "on" if st.suit == suit else "free", tooltip=suit.word.capitalize(),
-                      symbol=suit.symbol, symbol_color=suit_color(suit.value, self.ctx.dark))
+                      symbol=suit.symbol, symbol_color=suit_color(suit.value))
         bad = verdict.bad_cards
         for rank, chip in zip(NATURAL_ORDER, self.rank_chips, strict=True):
             card = Card(rank=rank, suit=st.suit)
@@ -305,7 +305,7 @@ class RunChecker:
             wrong = (check.seat, card) in bad
             red = card.suit.is_red
             colour = ft.Colors.ERROR if wrong else (
-                suit_color(card.suit.value, self.ctx.dark) if red else None)
+                suit_color(card.suit.value) if red else None)
             spans.append(ft.TextSpan(card.label + " ", style=ft.TextStyle(
                 color=colour, weight=ft.FontWeight.BOLD if wrong else None,
                 decoration=ft.TextDecoration.UNDERLINE if wrong else None)))
