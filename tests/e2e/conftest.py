@@ -41,7 +41,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -50,7 +50,7 @@ from urllib.parse import urlsplit
 import pytest
 from page_requests import RequestWatch
 from playwright.sync_api import BrowserContext, Page, Request
-from table_steps import Phone, follow_answers, settled_shot
+from table_steps import Phone, follow_answers, settled_shot, shown_words
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS_DIR = REPO_ROOT / "test-artifacts"
@@ -251,10 +251,13 @@ def new_context(new_context: Callable[..., BrowserContext],
     """pytest-playwright's factory, every context watched (page_requests): the page
     asks nothing of another host and gets no error, on every screen of every test."""
     watch = RequestWatch()
+    made: list[BrowserContext] = []
 
     def make(**kwargs: Any) -> BrowserContext:
-        return follow_answers(watch.watch(new_context(**kwargs)))
+        made.append(follow_answers(watch.watch(new_context(**kwargs))))
+        return made[-1]
 
+    request.node.tarabish_contexts = made  # read by pytest_runtest_makereport
     yield make
     stops = request.node.get_closest_marker("server_stops") is not None
     if problems := watch.problems(errors_expected=stops):
@@ -421,6 +424,35 @@ def page_transfer_size() -> Callable[[Page], int]:
 def page_resource_sizes() -> Callable[[Page], dict[str, int]]:
     """`page_resource_sizes(page) -> {url: bytes}` for the current load."""
     return resource_sizes
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None],
+) -> Generator[None, Any, None]:
+    """A failed browser test's report says what each of its pages showed then: a CI log
+    is all there is to read of a failure on another machine."""
+    outcome = yield
+    report = outcome.get_result()
+    contexts = getattr(item, "tarabish_contexts", None)
+    if report.failed and report.when == "call" and contexts:
+        report.sections.append(("pages when it failed", pages_shown(contexts)))
+
+
+def pages_shown(contexts: list[BrowserContext], most: int = 40) -> str:
+    """Each open page's address and the words on its screen (`table_steps.shown_words`)."""
+    lines: list[str] = []
+    for number, context in enumerate(contexts, start=1):
+        for page in context.pages:
+            try:
+                words = sorted(shown_words(page))
+            except Exception as exc:  # a page gone or hung: say so, never hide the failure
+                words = [f"(could not be read: {type(exc).__name__})"]
+            lines.append(f"context {number}: {page.url}")
+            lines += [f"    {w[:120]!r}" for w in words[:most]]
+            if len(words) > most:
+                lines.append(f"    ... and {len(words) - most} more")
+    return "\n".join(lines) or "no page open"
 
 
 def pytest_configure(config: pytest.Config) -> None:
