@@ -135,6 +135,7 @@ def test_a_keeper_starts_a_progressive_night_for_the_group(
     page.evaluate("window.scrollTo(0, 0)")
     shoot(page, f"group-night-round-{phone.tag}", screenshot)
 
+    page.wait_for_url(re.compile(r"/club/[0-9a-f]{8}$"))  # the address follows the screen
     made = re.search(r"/club/([0-9a-f]{8})$", page.url)
     assert made
     night = json.loads((data / "events" / f"{made.group(1)}.json").read_text())

@@ -53,7 +53,7 @@ def test_the_leaderboard_switched_to_a_group_shows_only_its_players(
     expect(cid).to_have_count(0)
     expect(page.get_by_role("button", name=re.compile(r"^\d+\. (Cid|Dee), rating"))
            ).to_have_count(0)
-    assert f"group={group_id}" in page.url
+    expect(page).to_have_url(re.compile(f"group={group_id}"))
     # Ann played one of Friday's games and lost it; in all games she has nine.
     ann = page.get_by_role("button", name=re.compile(r"^\d+\. Ann, rating \S+, 1 game, 0 wins"))
     expect(ann).to_be_visible()
@@ -61,21 +61,21 @@ def test_the_leaderboard_switched_to_a_group_shows_only_its_players(
     see(page, "1 game, 0 wins in all")
     reads(page, "Rating chart: Ann, 1 game")
     see(page, re.compile(r"Points \d[\d,]* for, \d[\d,]* against"))
-    assert f"group={group_id}" in page.url
+    expect(page).to_have_url(re.compile(f"group={group_id}"))
     tap(page, "This year")
     expect(page).to_have_url(re.compile(rf"group={group_id}.*season=year|season=year.*group={group_id}"))
     see(page, "1 game, 0 wins in all")
     page.get_by_label("Back", exact=True).click()
     see(page, re.compile(r"^Friday bish$"))
     expect(page.get_by_role("button", name=re.compile(r"^\d+\. Hal, rating"))).to_be_visible()
-    assert f"group={group_id}" in page.url
+    expect(page).to_have_url(re.compile(f"group={group_id}"))
     # The group's statistics: its players only.
     tap(page, "Statistics")
     see(page, "3 games counted")
     see(page, re.compile(r"^Friday bish$"))
     see(page, re.compile(r"^Hal & Jo$"))
     expect(page.get_by_text("Cid", exact=True)).to_have_count(0)
-    assert f"group={group_id}" in page.url
+    expect(page).to_have_url(re.compile(f"group={group_id}"))
     page.get_by_label("Back", exact=True).click()
     see(page, re.compile(r"^Friday bish$"))
     # Back to every game, by two taps.

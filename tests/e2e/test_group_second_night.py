@@ -67,6 +67,7 @@ def test_play_again_on_a_groups_game_counts_for_the_group(
     see(page, "Record hand")
     see(page, "Counts for Friday bish")
     shoot(page, f"second-night-next-sheet-{phone.tag}", screenshot)
+    expect(page).to_have_url(re.compile(r"/game/[0-9a-f]{8}$"))  # the address follows the screen
     next_id = page.url.rsplit("/", 1)[1]
     assert next_id != finished
     assert next_id in FolderGroups(data).get(group_id).games
@@ -90,6 +91,7 @@ def test_the_keeper_may_leave_the_next_game_out_of_the_group(
     tap(page, "Start game")
     see(page, "Record hand")
     expect(page.get_by_role("button", name="Counts for Friday bish")).to_have_count(0)
+    expect(page).to_have_url(re.compile(r"/game/[0-9a-f]{8}$"))  # the address follows the screen
     next_id = page.url.rsplit("/", 1)[1]
     assert next_id not in FolderGroups(data).get(group_id).games
 

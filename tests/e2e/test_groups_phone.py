@@ -157,6 +157,8 @@ def test_group_screens_at_phone_size(
     shoot(page, f"group-code-once-{tag}", screenshot)
     tap(page, "Open the group")
     see(page, "Start a game")
+    # The address follows the screen: read it once it is the group's.
+    expect(page).to_have_url(re.compile(r"/group/[0-9a-f]{8}$"))
     group_id = page.url.rsplit("/", 1)[1]
     tap(page, "Add a game")
     see(page, "Tap a game to count it for Friday bish.")
