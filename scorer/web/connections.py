@@ -155,6 +155,12 @@ each flooding page. A page's frames are a few hundred bytes; a game file picked 
 phone comes in many reads, each its own turn of the loop."""
 POLICY_CLOSE = 1008
 """The close code of a page refused (too many pages) or closed for a flood."""
+LINGER_S = 5.0
+"""After a page's close for a flood (or a refusal), how long what it still sends is
+read and dropped so that its close frame is not lost to a reset (see `_linger`)."""
+LINGER_BYTES = 16 * 1024 * 1024
+"""And how many of its bytes at most; past either bound the connection is cut."""
+LINGER_READ_BYTES = 256 * 1024
 
 
 def guarded_protocols(guard: ConnectionGuard, light: tuple[str, ...] = (),
@@ -208,13 +214,51 @@ def guarded_protocols(guard: ConnectionGuard, light: tuple[str, ...] = (),
             if hasattr(transport, "max_size"):  # asyncio's socket transport (not uvloop's)
                 transport.max_size = WS_READ_BYTES
 
+        _lingering = False
+        _discarded = 0
+
         async def send(self, message: Any) -> None:
             await super().send(message)
             if message["type"] == "websocket.close" and message.get("code") == POLICY_CLOSE:
-                # A page refused or closed for its flood: nothing it sends after is read
-                # (uvicorn would parse and drop frames for 10 s awaiting its goodbye,
-                # a second of the loop's time for every MB the flooder had queued).
+                # A page refused or closed for its flood: nothing it sends after is
+                # parsed (uvicorn would parse and drop frames for 10 s awaiting its
+                # goodbye, a second of the loop's time for every MB the flooder had
+                # queued), and the close frame reaches it (see `_linger`).
+                self._linger()
+
+        def _linger(self) -> None:
+            """Send the close frame, then our end (FIN), and discard unread what the
+            peer still sends until it ends too, for `LINGER_S` at most.
+
+            Closing the socket at once would reset it: a socket closed with unread
+            bytes (a flooder's, held back) sends a reset, not a FIN, and a peer whose
+            send fails on that reset may drop the close frame it had not read yet
+            (the websockets client does: it saw code 1006, not 1008 and the reason).
+            The bytes are dropped as they come, never parsed into frames."""
+            if self.transport.is_closing() or self._lingering:
+                return
+            self._lingering = True
+            if hasattr(self.transport, "max_size"):  # dropped unread: big reads are cheap
+                self.transport.max_size = LINGER_READ_BYTES
+            self.read_paused = False
+            self.transport.resume_reading()  # paused while its frames were held back
+            if self.transport.can_write_eof():
+                self.transport.write_eof()  # once the close frame is out
+            self.loop.call_later(LINGER_S, self._cut)
+
+        def data_received(self, data: bytes) -> None:
+            if not self._lingering:
+                super().data_received(data)
+                return
+            self._discarded += len(data)
+            if self._discarded > LINGER_BYTES:
+                self._cut()
+
+        def eof_received(self) -> None:
+            if self._lingering:  # the peer ended too: both ends are done
                 self.transport.close()
+                return
+            super().eof_received()
 
         def connection_lost(self, exc: Exception | None) -> None:
             guard.closed(self.transport)

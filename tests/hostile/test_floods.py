@@ -51,6 +51,7 @@ class Flood:
     stop: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
     ended_at: float | None = None
+    ended_by: BaseException | None = None
 
     def start(self) -> Flood:
         self.thread = threading.Thread(target=self._run, name="flood", daemon=True)
@@ -68,7 +69,8 @@ class Flood:
                 for _ in range(batch):
                     self.page.ws.send(frames[self.sent % 2])
                     self.sent += 1
-            except Exception:  # closed by the server (or its socket timed out)
+            except Exception as exc:  # closed by the server (or its socket timed out)
+                self.ended_by = exc
                 break
             time.sleep(0.05)
         self.ended_at = time.monotonic()
@@ -119,6 +121,10 @@ def test_a_flood_is_held_back_then_closed_and_everyone_else_is_answered(
 
     assert page.ws.close_code == 1008 and page.ws.close_reason == TOO_FAST, (
         f"the flooder was not closed: {page.ws.close_code} after {flood.sent} frames")
+    # Its send was blocked (the server held its frames back) when it was closed: a
+    # reset then, not a FIN, would race the close frame it had not read yet (1006).
+    reset = flood.ended_by and isinstance(flood.ended_by.__cause__, ConnectionResetError)
+    assert not reset, f"the server reset the flooder's connection: {flood.ended_by!r}"
     assert flood.ended_at is not None
     held_for = flood.ended_at - flood.started_at
     assert held_for < LIMITS.close_after_s + 6, f"closed only after {held_for:.1f} s"
