@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
-from test_sharing import enter_code, fill_hand, type_into
+from table_steps import type_into
+from test_sharing import enter_code, fill_hand
 
 TEAMS = ["Ann & Bob", "Cid & Dee", "Eve & Fay", "Gus & Hal"]
 BOARD = {"width": 1280, "height": 720}

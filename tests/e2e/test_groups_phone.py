@@ -21,6 +21,7 @@ from table_steps import (
     shoot,
     tap,
     type_into,
+    type_names,
 )
 
 CODE = re.compile(r"^Keeper code (\d{8})$")
@@ -59,8 +60,7 @@ def start_game_for_group(page: Page, group: str) -> None:
     """On the group's page (a keeper): Start a game, four names, Start game."""
     tap(page, "Start a game")
     see(page, f"This game will count for {group}.")
-    for seat, name in enumerate(PLAYERS):
-        type_into(page, f"Player {seat + 1}", name)
+    type_names(page, PLAYERS)
     # The felt names the two teams once the server has every name: its redraw moves the
     # buttons under it, so a tap before it can land where Draw at random was (lost).
     see(page, re.compile(rf"^{PLAYERS[0]} & {PLAYERS[2]}\s+vs\s+{PLAYERS[1]} & {PLAYERS[3]}$"))

@@ -18,6 +18,7 @@ from table_steps import (
     shoot,
     tap,
     type_into,
+    type_names,
     type_points,
 )
 
@@ -71,8 +72,7 @@ def test_every_screen_at_phone_size(
     # New game with names typed, a target of its own and the house rules open.
     open_app(page, f"{app_url}new", first_text="Who sits where")
 
-    for seat, name in enumerate(("Theresa", "Angus", "Margaret", "Duncan")):
-        type_into(page, f"Player {seat + 1}", name)
+    type_names(page, ("Theresa", "Angus", "Margaret", "Duncan"))
     see(page, re.compile(r"^Theresa & Margaret\s+vs\s+Angus & Duncan$"))
     type_into(page, "Other", "750")
     # The dealer last: a tap on Other while the dealer's buttons are drawn again for

@@ -12,34 +12,18 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, expect
+from table_steps import type_names
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 GAME_URL = re.compile(r"/game/([0-9a-f]{8})$")
 WATCHING = "Watching: enter the table code to record hands"
 
 
-def type_into(page: Page, name: str, text: str) -> None:
-    """Type a name the way FLET_NOTES recommends; once more if the field lost it
-    (a field that just took focus can drop the first keys)."""
-    box = page.get_by_role("textbox", name=name)
-    for _attempt in range(3):
-        box.click()
-        box.press("Control+a")
-        box.press_sequentially(text, delay=20)
-        try:
-            expect(box).to_have_value(text, timeout=3_000)
-            return
-        except AssertionError:
-            continue
-    expect(box).to_have_value(text)
-
-
 def start_game(page: Page, url: str, open_app: Callable[..., float],
                players: list[str] = PLAYERS) -> str:
     """Start a game from the New game screen; returns its id."""
     open_app(page, f"{url}new", first_text="Who sits where")
-    for seat, name in enumerate(players):
-        type_into(page, f"Player {seat + 1}", name)
+    type_names(page, players)
     page.get_by_role("button", name=players[3], exact=True).click()
     expect(page.get_by_text(f"{players[3]} deals first")).to_be_visible()
     page.get_by_role("button", name="Start game").click()

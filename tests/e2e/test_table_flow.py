@@ -17,6 +17,7 @@ from table_steps import (
     seed_game,
     tap,
     type_into,
+    type_names,
     type_points,
 )
 
@@ -33,8 +34,7 @@ def test_start_a_game_and_record_a_made_hand(page: Page, app_url: str, open_app:
     open_app(page, app_url)
     tap(page, "New game")
     see(page, "Who sits where")
-    for seat, name in enumerate(PLAYERS):
-        type_into(page, f"Player {seat + 1}", name)
+    type_names(page, PLAYERS)
     see(page, "Ann & Cid")  # the table in the middle names the partnerships
     see(page, "Bob & Dee")
     tap(page, "Dee")
@@ -87,8 +87,7 @@ def test_new_game_to_any_target_with_team_names_at_the_top(
     team = page.get_by_role("textbox", name="Team 1 name").bounding_box()
     dealer = page.get_by_text("Who deals first").bounding_box()
     assert team and dealer and team["y"] < dealer["y"]
-    for seat, name in enumerate(PLAYERS):
-        type_into(page, f"Player {seat + 1}", name)
+    type_names(page, PLAYERS)
     type_into(page, "Team 1 name", "Reds")
     tap(page, "Dee")
     type_into(page, "Other", "50")
@@ -271,8 +270,7 @@ def test_house_rules_open_on_request_and_reach_the_game(
     tap(page, "Over 450")
     see(page, "A team with more than 450 points")
     see(page, "Split: 5 or 6 in a row is a fifty")
-    for seat, name in enumerate(PLAYERS):
-        type_into(page, f"Player {seat + 1}", name)
+    type_names(page, PLAYERS)
     tap(page, "Dee")
     tap(page, "Start game")
     tap(page, "Record hand")

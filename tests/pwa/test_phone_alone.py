@@ -20,7 +20,7 @@ from table_steps import (
     see,
     tap,
     totals,
-    type_into,
+    type_names,
     type_points,
 )
 
@@ -34,8 +34,7 @@ Open = Callable[..., float]
 def start_game(page: Page) -> None:
     tap(page, "New game")
     see(page, "Who sits where")
-    for seat, name in enumerate(PLAYERS):
-        type_into(page, f"Player {seat + 1}", name)
+    type_names(page, PLAYERS)
     tap(page, "Dee")
     see(page, "Dee deals first")
     tap(page, "Start game")
