@@ -1,0 +1,93 @@
+"""CPU the test browser spends per app page, by Chromium flags (issue 39: the suite is
+CPU-bound on 2 cores). Starts one table server, then for each flag set opens the app
+in N fresh contexts (as the browser tests do), taps New game, and prints the CPU
+seconds of Chromium's processes (all of them, from /proc) per page, and while a page
+sits idle for 5 s.
+
+    uv run python benchmarks/bench_test_browser_cpu.py [N]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
+
+from conftest import CHROMIUM, CHROMIUM_ARGS, open_app_page, start_app_server
+from playwright.sync_api import sync_playwright
+
+TICK = os.sysconf("SC_CLK_TCK")
+FLAG_SETS = {
+    "today": [],
+    "no wasm tier-up": ["--js-flags=--no-wasm-tier-up"],
+    "liftoff only": ["--js-flags=--liftoff-only"],
+    "swiftshader webgl": ["--enable-unsafe-swiftshader"],
+}
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds (user + system) of `root` and every process under it."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(ppid, []).append(int(entry))
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / TICK
+        todo.extend(children.get(pid, []))
+    return total
+
+
+def main(pages: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        server = start_app_server(Path(tmp) / "data", cache=Path(tmp) / "cache")
+        try:
+            with sync_playwright() as p:
+                for name, extra in FLAG_SETS.items():
+                    browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                args=[*CHROMIUM_ARGS, *extra])
+                    root = os.getpid()
+                    warm = browser.new_context().new_page()
+                    open_app_page(warm, server.url)
+                    warm.context.close()
+                    server_pid = server.process.pid
+                    before, wall = tree_cpu(root), time.perf_counter()
+                    server_before = tree_cpu(server_pid)
+                    for _ in range(pages):
+                        page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+                        open_app_page(page, server.url)
+                        page.get_by_role("button", name="New game").click()
+                        page.get_by_text("Who sits where").wait_for()
+                        page.context.close()
+                    served = (tree_cpu(server_pid) - server_before) / pages
+                    loads = (tree_cpu(root) - before) / pages - served
+                    took = (time.perf_counter() - wall) / pages
+                    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+                    open_app_page(page, server.url)
+                    page.wait_for_timeout(1000)
+                    before = tree_cpu(root)
+                    page.wait_for_timeout(5000)
+                    idle = tree_cpu(root) - before
+                    browser.close()
+                    print(f"{name:20} {loads:5.2f} s CPU per page, server {served:4.2f} s ({took:4.1f} s wall), "
+                          f"{idle:4.2f} s CPU idle 5 s", flush=True)
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 4)
