@@ -451,7 +451,8 @@ def zygote() -> ZygoteClient:
     """This worker's zygote (started on first use)."""
     global _client
     with _client_lock:
-        if _client is None or _client.owner != os.getpid():
+        if (_client is None or _client.owner != os.getpid()
+                or _client.process.poll() is not None):  # none yet, a parent's, or it died
             _client = ZygoteClient()
         return _client
 

@@ -96,7 +96,9 @@ def test_the_environment_folder_and_arguments_are_exactly_the_ones_given(
         assert seen[-1]["stdin"] == ""  # /dev/null
         assert seen[-1]["sid"] == seen[-1]["pid"] == child.pid  # a session of its own
         assert seen[-1]["stdout_fd"] == 1
-    assert seen[0]["random"] != seen[1]["random"], "two children drew the same numbers"
+    # What a process draws at random when it imports is drawn again in each child.
+    for drawn in ("random", "control_id", "ticket_secret"):
+        assert seen[0][drawn] != seen[1][drawn], f"two children share their {drawn}"
 
 
 def test_the_log_is_written_while_the_child_runs_and_a_signal_ends_it(

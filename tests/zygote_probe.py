@@ -3,7 +3,8 @@
 
     exit CODE        return CODE
     report FILE      write what the child sees (environment, folder, argv, stdin,
-                     session, a random number) to FILE as JSON
+                     session, a random number, the next Flet control id, the
+                     table cards' ticket secret) to FILE as JSON
     say WORDS        print WORDS on stdout and "err WORDS" on stderr, then wait for a
                      signal for ever
     atexit FILE CODE at exit (the interpreter's shutdown) write FILE; return CODE
@@ -26,7 +27,12 @@ def main(argv: Sequence[str]) -> int:
     if what == "exit":
         return int(rest[0])
     if what == "report":
+        from flet.controls.id_counter import ControlId
+
+        from scorer.events import tickets
+
         Path(rest[0]).write_text(json.dumps({
+            "control_id": ControlId.next(), "ticket_secret": tickets._SECRET.hex(),
             "env": dict(os.environ), "cwd": os.getcwd(), "argv": sys.argv,
             "stdin": sys.stdin.read(), "pid": os.getpid(), "sid": os.getsid(0),
             "random": random.random(), "stdout_fd": sys.stdout.fileno(),
