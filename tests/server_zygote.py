@@ -19,6 +19,11 @@ TARABISH_TEST_NO_FORK=1, off Linux, or when `env` changes how an interpreter sta
 A test that proves something of a fresh interpreter (its start's CPU, its first
 cache) starts its own subprocess.
 
+What a module draws at random when imported is the zygote's in every child unless it
+draws again after a fork (`os.register_at_fork`, as `random` does): Flet's control-id
+start (scorer/app/flet_tuning.py) and the table cards' ticket secret do; the hash
+seed of str is the same in every child. `test_server_zygote.py` checks both draws.
+
 Protocol: one JSON object a line on the zygote's stdin, one answer a line on its
 stdout. `{"op": "spawn", "argv", "env", "cwd", "log", "module"}` -> `{"id", "pid"}` or
 `{"error"}`; `{"op": "wait", "id"}` (asked once the child has ended: its pidfd is
