@@ -17,7 +17,7 @@ import json
 import os
 import random
 import sys
-import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -41,7 +41,11 @@ def main(argv: Sequence[str]) -> int:
     if what == "say":
         print(" ".join(rest))
         print("err", " ".join(rest), file=sys.stderr)
-        threading.Event().wait()  # until a signal ends the process
+        # Until a signal ends the process. Not Event().wait(): a signal that lands after
+        # Python's last check and before the lock's blocking call is never seen (the
+        # call is not interrupted), and SIGINT went unanswered once under load.
+        while True:
+            time.sleep(0.1)
         return 0
     if what == "atexit":
         atexit.register(Path(rest[0]).write_text, "ran at exit")
