@@ -22,7 +22,9 @@ cache) starts its own subprocess.
 What a module draws at random when imported is the zygote's in every child unless it
 draws again after a fork (`os.register_at_fork`, as `random` does): Flet's control-id
 start (scorer/app/flet_tuning.py) and the table cards' ticket secret do; the hash
-seed of str is the same in every child. `test_server_zygote.py` checks both draws.
+seed of str is the same in every child. A child's signals are a fresh python's
+(nothing blocked, SIGINT raising KeyboardInterrupt) whatever the thread that started the
+zygote had blocked or ignored. `test_server_zygote.py` checks both draws.
 
 Protocol: one JSON object a line on the zygote's stdin, one answer a line on its
 stdout. `{"op": "spawn", "argv", "env", "cwd", "log", "module"}` -> `{"id", "pid"}` or
@@ -246,6 +248,12 @@ def become(order: Child, zygote_pid: int, zygote: Zygote) -> None:
     os.dup2(order.log_fd, 2)
     os.close(devnull)
     os.close(order.log_fd)
+    # A signal state as a fresh `python` has, whatever the worker's thread that started
+    # the zygote had: nothing blocked, and Ctrl-C (SIGINT, which the fixtures' stop
+    # sends) raising KeyboardInterrupt.
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     os.environ.clear()
     os.environ.update(order.env)
     os.chdir(order.cwd)

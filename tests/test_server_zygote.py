@@ -12,6 +12,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +21,7 @@ import pytest
 
 from tests.server_zygote import (
     REPO_ROOT,
+    START_TIMEOUT_S,
     ForkedServer,
     ZygoteClient,
     start_server_process,
@@ -49,6 +51,18 @@ def gone(pid: int, timeout: float = 15.0) -> bool:
         return bool(select.select([fd], [], [], timeout)[0])
     finally:
         os.close(fd)
+
+
+def proc_state(pid: int) -> str:
+    """What the kernel says of a process that does not end: its state, what it waits
+    in, its signals pending, blocked, ignored and caught."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text().splitlines()
+        wchan = Path(f"/proc/{pid}/wchan").read_text()
+    except OSError as exc:
+        return f"no /proc of {pid} ({exc})"
+    return ", ".join([*(line for line in status if line.startswith(("State", "Sig", "Shd"))),
+                      f"wchan: {wchan}"])
 
 
 def probe(argv: list[str], tmp_path: Path, env: dict[str, str] | None = None,
@@ -122,8 +136,45 @@ def test_kill_and_interrupt_as_popen_reports_them(tmp_path: Path) -> None:
     child, log = probe(["say", "y"], tmp_path)
     until(lambda: "err y" in log.read_text(), "the child's line")
     child.send_signal(signal.SIGINT)  # KeyboardInterrupt, unhandled: as a fresh python
-    assert child.wait(10) == -signal.SIGINT
+    try:
+        code = child.wait(10)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"SIGINT unanswered for 10 s: {proc_state(child.pid)}; its log: "
+                    f"{log.read_text()!r}")
+    assert code == -signal.SIGINT
     assert "KeyboardInterrupt" in log.read_text()
+
+
+def test_a_child_answers_sigint_whatever_the_workers_signals_were(tmp_path: Path) -> None:
+    """A zygote started while the worker's thread blocked SIGINT, and ignored it, (both
+    inherited through exec) still forks children that Ctrl-C ends, as a fresh python."""
+    made: list[ZygoteClient] = []
+
+    def start_blocked() -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        made.append(ZygoteClient())
+
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        starter = threading.Thread(target=start_blocked)
+        starter.start()
+        starter.join(START_TIMEOUT_S)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    client = made[0]
+    try:
+        status = Path(f"/proc/{client.process.pid}/status").read_text()
+        assert "SigBlk:\t0000000000000002" in status  # what the test set up took hold
+        child, log = probe(["say", "v"], tmp_path, client=client)
+        until(lambda: "err v" in log.read_text(), "the child's line")
+        child.send_signal(signal.SIGINT)
+        try:
+            code = child.wait(10)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"SIGINT unanswered for 10 s: {proc_state(child.pid)}")
+        assert code == -signal.SIGINT
+    finally:
+        client.close()
 
 
 def test_a_child_still_running_when_the_zygotes_stdin_closes_is_killed(
