@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import secrets
 from collections.abc import Iterator
 from typing import Any
@@ -109,13 +110,20 @@ def fresh_control_ids() -> None:
     new server process keeps its old binding for an id the new session reuses, now
     tied to the old control: every read of what the phone keeps timed out (10 s), and
     a holder showed as a watcher until a reload. Ids that start at a random point in
-    each process never meet the old session's."""
+    each process never meet the old session's. A process forked from one that drew
+    its start (the tests' fork server, tests/server_zygote.py) draws its own."""
     counter = id_counter.ControlId
     if getattr(counter, "_fresh", False):
         return
-    start = (1 << 20) + secrets.randbelow(CONTROL_ID_SPAN)
-    counter._counter = itertools.count(start)
+    _draw_control_ids()
     counter._fresh = True  # type: ignore[attr-defined]
+    if hasattr(os, "register_at_fork"):  # not in a phone's browser (Pyodide)
+        os.register_at_fork(after_in_child=_draw_control_ids)
+
+
+def _draw_control_ids() -> None:
+    start = (1 << 20) + secrets.randbelow(CONTROL_ID_SPAN)
+    id_counter.ControlId._counter = itertools.count(start)
 
 
 def late_answers_dropped() -> None:

@@ -12,11 +12,23 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 import time
 
 TICKET_S = 30 * 60
 _SECRET = secrets.token_bytes(32)
+
+
+def _new_secret() -> None:
+    """A process forked from one that made its secret (the tests' fork server,
+    tests/server_zygote.py) is another run of the server: its own secret."""
+    global _SECRET
+    _SECRET = secrets.token_bytes(32)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_secret)
 
 
 def _mac(event_id: str, expiry: int) -> str:

@@ -52,6 +52,8 @@ from page_requests import RequestWatch
 from playwright.sync_api import BrowserContext, Page, Request
 from table_steps import Phone, follow_answers, settled_shot, shown_words
 
+from tests.server_zygote import ServerProcess, start_server_process
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS_DIR = REPO_ROOT / "test-artifacts"
 SCREENSHOT_DIR = ARTIFACTS_DIR / "screenshots"
@@ -84,13 +86,14 @@ def free_port() -> int:
 
 @dataclass
 class AppServer:
-    """A `tarabish` server running in a subprocess."""
+    """A `tarabish` server running in a subprocess (a child of the worker's zygote,
+    or with TARABISH_TEST_NO_FORK=1 a fresh interpreter)."""
 
     url: str
     port: int
     data_dir: Path
     log_path: Path
-    process: subprocess.Popen[bytes] = field(repr=False)
+    process: ServerProcess = field(repr=False)
 
     def log(self) -> str:
         """Everything the server printed so far (stdout and stderr)."""
@@ -122,16 +125,14 @@ def start_app_server(
     cache: Path | None = None,
     args: tuple[str, ...] = (),
 ) -> AppServer:
-    """Start `python -m scorer.cli --no-open` on 127.0.0.1 and wait until it
-    answers HTTP. Its output goes to DATA_DIR/../server-PORT.log. `cache`: its
-    TARABISH_CACHE (the compressed page files)."""
+    """Start `python -m scorer.cli --no-open` on 127.0.0.1 (forked from the worker's
+    zygote: tests/server_zygote.py) and wait until it answers HTTP. Its output goes to
+    DATA_DIR/../server-PORT.log. `cache`: its TARABISH_CACHE (the compressed page
+    files)."""
     port = port or free_port()
     data_dir.mkdir(parents=True, exist_ok=True)
     log_path = data_dir.parent / f"{data_dir.name}-server-{port}.log"
-    cmd = [
-        sys.executable,
-        "-m",
-        "scorer.cli",
+    argv = [
         "--no-open",
         "--host",
         "127.0.0.1",
@@ -143,16 +144,7 @@ def start_app_server(
     ]
     child_env = {**os.environ, "PYTHONUNBUFFERED": "1",
                  **({"TARABISH_CACHE": str(cache)} if cache else {}), **(env or {})}
-    with log_path.open("ab") as log:
-        process = subprocess.Popen(
-            cmd,
-            cwd=REPO_ROOT,
-            env=child_env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    process = start_server_process(argv, child_env, REPO_ROOT, log_path)
     url = f"http://127.0.0.1:{port}/"
     server = AppServer(url=url, port=port, data_dir=data_dir, log_path=log_path, process=process)
     deadline = time.monotonic() + timeout

@@ -1,4 +1,5 @@
-"""The real table server in a subprocess on 127.0.0.1, for the hostile client."""
+"""The real table server in a subprocess on 127.0.0.1 (forked from the worker's zygote:
+tests/server_zygote.py), for the hostile client."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.server_zygote import ServerProcess, start_server_process
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DOC = {"format": "tarabish-game/1", "players": ["Ann", "Bob", "Cid", "Dee"],
@@ -32,7 +34,7 @@ class Server:
     port: int
     data_dir: Path
     log_path: Path
-    process: subprocess.Popen[bytes]
+    process: ServerProcess
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
@@ -62,16 +64,13 @@ def start_server(tmp_path: Path, page_file_cache: Path) -> Iterator[StartServer]
         data_dir.mkdir(parents=True, exist_ok=True)
         port = free_port()
         log_path = tmp_path / f"server-{port}.log"
-        cmd = [sys.executable, "-m", "scorer.cli", "--no-open", "--host", "127.0.0.1",
-               "--port", str(port), *args]
+        argv = ["--no-open", "--host", "127.0.0.1", "--port", str(port), *args]
         if "--database" not in args:  # a community has no data folder (as its unit runs it)
-            cmd += ["--data-dir", str(data_dir)]
-        with log_path.open("ab") as log:
-            process = subprocess.Popen(
-                cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=log,
-                stderr=subprocess.STDOUT, start_new_session=True,
-                env={**os.environ, "PYTHONUNBUFFERED": "1",
-                     "TARABISH_CACHE": str(page_file_cache), **(env or {})})
+            argv += ["--data-dir", str(data_dir)]
+        process = start_server_process(
+            argv, {**os.environ, "PYTHONUNBUFFERED": "1",
+                   "TARABISH_CACHE": str(page_file_cache), **(env or {})},
+            REPO_ROOT, log_path)
         server = Server(port, data_dir, log_path, process)
         started.append(server)
         deadline = time.monotonic() + 60

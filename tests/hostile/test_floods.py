@@ -36,10 +36,13 @@ RSS_GROWTH_MB = 30
 
 
 def rss_mb(pid: int) -> float:
+    """The process's own memory in use (resident anonymous pages: its heap), not the
+    library pages it maps: a server forked from the test zygote (tests/server_zygote.py)
+    faults in, as it runs, code pages a fresh one had mapped at its imports."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith("RssAnon:"):
             return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
+    raise AssertionError("no RssAnon")
 
 
 @dataclass

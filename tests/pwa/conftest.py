@@ -44,6 +44,7 @@ from scorer.webbuild.site import build_site  # noqa: E402
 from scorer.webbuild.static_server import SiteServer  # noqa: E402
 from scorer.webbuild.tools import Tools  # noqa: E402
 from tests.run_shared import made_once  # noqa: E402
+from tests.server_zygote import ServerProcess, start_server_process  # noqa: E402
 
 CHROMIUM = os.environ.get("TARABISH_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -95,7 +96,7 @@ class TableServer:
 
     url: str
     data_dir: Path
-    process: subprocess.Popen[bytes]
+    process: ServerProcess
     log_path: Path
     port: int = 0
 
@@ -128,15 +129,11 @@ def table_server(built_site: Path, tmp_path: Path) -> Iterator[Callable[..., Tab
                 port = s.getsockname()[1]
         data = data or tmp_path / f"table{len(started)}"
         log_path = tmp_path / f"table{len(started)}.log"
-        with log_path.open("ab") as log:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "scorer.cli", "--no-open", "--host", "127.0.0.1",
-                 "--port", str(port), "--data-dir", str(data),
-                 "--phone-site", str(site or built_site), *args],
-                cwd=REPO_ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1",
-                                    "TARABISH_CACHE": str(tmp_path / "cache")},
-                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                start_new_session=True)
+        process = start_server_process(
+            ["--no-open", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data),
+             "--phone-site", str(site or built_site), *args],
+            {**os.environ, "PYTHONUNBUFFERED": "1", "TARABISH_CACHE": str(tmp_path / "cache")},
+            REPO_ROOT, log_path)
         server = TableServer(f"http://127.0.0.1:{port}/", data, process, log_path, port)
         started.append(server)
         deadline = time.monotonic() + 60

@@ -9,7 +9,6 @@ import signal
 import socket
 import ssl
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Sequence
@@ -34,6 +33,7 @@ from scorer.sync.messages import (
     decode_server,
     encode,
 )
+from tests.server_zygote import ServerProcess, start_server_process
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 M = TypeVar("M", bound=BaseModel)
@@ -52,7 +52,7 @@ class Served:
     port: int
     data_dir: Path
     log_path: Path
-    process: subprocess.Popen[bytes]
+    process: ServerProcess
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
@@ -78,11 +78,9 @@ def serve(data_dir: Path, cache: Path, database: str | None = None,
     env.pop("TARABISH_DATABASE", None)
     if database is not None:
         env["TARABISH_DATABASE"] = database
-    cmd = [sys.executable, "-m", "scorer.cli", "--no-open", "--host", "127.0.0.1",
-           "--port", str(port), "--data-dir", str(data_dir), *args]
-    with log_path.open("ab") as log:
-        process = subprocess.Popen(cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=log,
-                                   stderr=subprocess.STDOUT, start_new_session=True, env=env)
+    argv = ["--no-open", "--host", "127.0.0.1", "--port", str(port), "--data-dir",
+            str(data_dir), *args]
+    process = start_server_process(argv, env, REPO_ROOT, log_path)
     served = Served(port, data_dir, log_path, process)
     deadline = time.monotonic() + 60
     while True:
