@@ -71,7 +71,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 isinstance(value, str) and value == POSTGRES_PARAM for value in params.values()):
             item.add_marker(pytest.mark.postgres)
     # The longest first, so the run does not end on one worker's long test (run_order).
-    longest_first(items, recorded())
+    longest_first(items, recorded(), int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
 
 # The table servers tests start build no app for phones in the background (minutes of
 # CPU each); the tests of it name theirs (scorer.web.phone_app).

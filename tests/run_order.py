@@ -5,11 +5,13 @@ and an idle worker takes the back half of the longest queue. In collection order
 worker could start a 100 s test in the run's last minute while the others stood idle
 (the run's last 4 % of tests took 5 of its 24 minutes, issue 39). Sorted longest first,
 what is left at the end is short, as in longest-processing-time-first scheduling.
+Each worker's third starts with its share of the longest (dealt round).
 
 The times are a past run's (`tests/durations.json`, tests of a second or more); a test
 not in it counts as instant and keeps its place among the others. A module whose tests
 share a fixture wider than a test (scope module or class) stays in one piece: its tests
-count as its total, so the fixture is not made again for each test.
+count as its total, so its tests stay together in each worker's share and the fixture
+is made once a worker, not once a test.
 
 Refresh the file from a run's JUnit report (any machine: only the order matters):
 
@@ -51,8 +53,12 @@ def shares_a_wide_fixture(item: pytest.Item) -> bool:
                for d in defs)
 
 
-def longest_first(items: list[pytest.Item], seconds: dict[str, float]) -> None:
-    """Sort `items` in place, longest first (a stable sort: ties keep their order)."""
+def longest_first(items: list[pytest.Item], seconds: dict[str, float],
+                  workers: int = 1) -> None:
+    """Sort `items` in place, longest first (a stable sort: ties keep their order), and
+    for several workers dealt round: worksteal hands worker k the k-th third (by count)
+    of the list, so each third is every third test of the sorted list, and each worker
+    starts on its share of the longest."""
     by_module: dict[str, float] = defaultdict(float)
     for item in items:
         by_module[item.nodeid.split("::", 1)[0]] += seconds.get(item.nodeid, 0.0)
@@ -66,6 +72,8 @@ def longest_first(items: list[pytest.Item], seconds: dict[str, float]) -> None:
         return seconds.get(item.nodeid, 0.0)
 
     items.sort(key=weight, reverse=True)
+    if workers > 1:
+        items[:] = [item for k in range(workers) for item in items[k::workers]]
 
 
 def from_junit(report: Path) -> dict[str, float]:

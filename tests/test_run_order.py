@@ -41,3 +41,10 @@ def test_a_junit_report_gives_test_ids_of_a_second_or_more(tmp_path: Path) -> No
         '</testsuite></testsuites>')
     assert from_junit(report) == {"tests/e2e/test_board.py::test_fits[chromium-30]": 105.9,
                                   "tests/web/test_x.py::TestThing::test_y": 2.0}
+
+
+def test_several_workers_each_start_on_their_share_of_the_longest() -> None:
+    items = [item(f"a.py::t{n}") for n in range(7)]
+    longest_first(items, {f"a.py::t{n}": float(n) for n in range(7)}, workers=3)
+    # Sorted 6 5 4 3 2 1 0, dealt round into thirds: 6 3 0 | 5 2 | 4 1.
+    assert [i.nodeid[-1] for i in items] == list("6305241")
