@@ -26,6 +26,7 @@ from scorer.store import GameStore
 from scorer.store.database import Database
 from scorer.store.pg_games import PgGameStore
 from tests.pg_cluster import Cluster, running_cluster
+from tests.run_order import longest_first, recorded
 from tests.run_shared import held, run_folder
 
 # No deadline per example (Hypothesis' default is 200 ms): a test's verdict must not
@@ -52,6 +53,7 @@ POSTGRES_PARAM = "postgresql"
 PostgreSQL by `request.getfixturevalue`, which the fixture closure cannot see."""
 
 
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering (its fixtures' params)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark each test `browser` and/or `postgres` by what it uses (see the docstring)."""
     for item in items:
@@ -68,6 +70,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if used & POSTGRES_FIXTURES or any(
                 isinstance(value, str) and value == POSTGRES_PARAM for value in params.values()):
             item.add_marker(pytest.mark.postgres)
+    # The longest first, so the run does not end on one worker's long test (run_order).
+    longest_first(items, recorded(), int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
 
 # The table servers tests start build no app for phones in the background (minutes of
 # CPU each); the tests of it name theirs (scorer.web.phone_app).

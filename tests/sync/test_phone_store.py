@@ -4,7 +4,6 @@ fake sockets (tests/sync/phone_wire.py). No browser: the same Python the page ru
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -17,11 +16,13 @@ from scorer.browser.link import MAX_DELAY_S
 from scorer.store.errors import StaleRevision, StoreError
 from scorer.sync.client import Choice, ClashFirst, NotHeld
 from scorer.sync.phone import CodeSent, NeedsNetwork
+from tests.in_thread import run_async
 
 
 def run(body: Callable[[], Awaitable[None]]) -> None:
-    """The page's Python runs on an asyncio loop: so do these tests."""
-    asyncio.run(body())
+    """The page's Python runs on an asyncio loop: so do these tests (a loop of their
+    own thread: a browser test before them in this worker left one running here)."""
+    run_async(body())
 
 
 class Table:

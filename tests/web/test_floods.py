@@ -16,6 +16,7 @@ import pytest
 
 from scorer.web import floods
 from scorer.web.floods import LIMITS, TOO_FAST, FloodLimits, Pace, Shares, paced_receive
+from tests.in_thread import run_async
 
 
 class Clock:
@@ -125,7 +126,7 @@ def test_a_flood_is_read_at_the_budgets_pace_then_closed() -> None:
                 return read, loop.time() - start, event
             read += 1
 
-    read, took, last = asyncio.run(flood())
+    read, took, last = run_async(flood())
     assert closed == [TOO_FAST]
     assert last == {"type": "websocket.disconnect", "code": 1008, "reason": TOO_FAST}
     assert read <= limits.messages_burst + limits.messages_per_s * took + 1
@@ -156,7 +157,7 @@ def test_a_page_with_its_handlers_all_running_is_not_read_until_one_ends() -> No
         await asyncio.wait_for(reading, 5)
         return said
 
-    assert asyncio.run(run()) == ["handler ended", "read"]
+    assert run_async(run()) == ["handler ended", "read"]
 
 
 def test_a_page_that_does_not_read_what_it_asked_for_is_not_read(clock: Clock) -> None:
@@ -183,5 +184,5 @@ def test_a_handler_is_charged_the_time_it_runs_not_the_time_it_waits(
         return str(outcome)
 
     full = pace.work._level
-    assert asyncio.run(run()) == "done"
+    assert run_async(run()) == "done"
     assert pace.work._level == pytest.approx(full - 0.05)
