@@ -27,8 +27,8 @@ seed of str is the same in every child. A child's signals are a fresh python's
 zygote had blocked or ignored. `test_server_zygote.py` checks both draws.
 
 Protocol: one JSON object a line on the zygote's stdin, one answer a line on its
-stdout. `{"op": "spawn", "argv", "env", "cwd", "log", "module"}` -> `{"id", "pid"}` or
-`{"error"}`; `{"op": "wait", "id"}` (asked once the child has ended: its pidfd is
+stdout. `{"op": "spawn", "argv", "env", "cwd", "log", "module"}` (and "err": stderr to a file
+of its own) -> `{"id", "pid"}` or `{"error"}`; `{"op": "wait", "id"}` (asked once the child has ended: its pidfd is
 readable) -> `{"returncode"}`. The zygote reaps ended children at every request
 and keeps their codes. On EOF of its stdin (its worker ended or died) it kills the
 children still running and exits; it dies with its worker (PR_SET_PDEATHSIG), and
@@ -147,9 +147,14 @@ class Child:
     """The request a forked child is to run, once out of the zygote's loop."""
 
     def __init__(self, module: str, argv: list[str], env: dict[str, str], cwd: str,
-                 log: str) -> None:
+                 log: str, err: str | None = None) -> None:
         self.module, self.argv, self.env, self.cwd, self.log = module, argv, env, cwd, log
-        self.log_fd = -1
+        self.err = err
+        self.log_fd = self.err_fd = -1
+
+    def close_logs(self) -> None:
+        for fd in {self.log_fd, self.err_fd} - {-1}:
+            os.close(fd)
 
 
 class Zygote:
@@ -189,13 +194,16 @@ class Zygote:
 
     def spawn(self, request: dict[str, Any]) -> Child | None:
         order = Child(request.get("module", "scorer.cli"), list(request["argv"]),
-                      dict(request["env"]), request["cwd"], request["log"])
+                      dict(request["env"]), request["cwd"], request["log"], request.get("err"))
         if not os.path.isdir(order.cwd):
             self.answer({"error": f"no such folder: {order.cwd}"})
             return None
         try:  # made here, as the fixtures made it before Popen: it is there on return
             order.log_fd = os.open(order.log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            order.err_fd = order.log_fd if order.err is None else os.open(
+                order.err, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError as exc:
+            order.close_logs()
             self.answer({"error": f"the log: {exc}"})
             return None
         for stream in (sys.stdout, sys.stderr):
@@ -203,12 +211,12 @@ class Zygote:
         try:
             pid = os.fork()
         except OSError as exc:
-            os.close(order.log_fd)
+            order.close_logs()
             self.answer({"error": f"fork: {exc}"})
             return None
         if pid == 0:
             return order
-        os.close(order.log_fd)
+        order.close_logs()
         child_id, self.next_id = self.next_id, self.next_id + 1
         self.children[child_id] = pid
         self.answer({"id": child_id, "pid": pid})
@@ -245,9 +253,9 @@ def become(order: Child, zygote_pid: int, zygote: Zygote) -> None:
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.dup2(order.log_fd, 1)
-    os.dup2(order.log_fd, 2)
+    os.dup2(order.err_fd, 2)
     os.close(devnull)
-    os.close(order.log_fd)
+    order.close_logs()
     # A signal state as a fresh `python` has, whatever the worker's thread that started
     # the zygote had: nothing blocked, and Ctrl-C (SIGINT, which the fixtures' stop
     # sends) raising KeyboardInterrupt.
@@ -436,11 +444,16 @@ class ZygoteClient:
         return self._read(timeout)
 
     def spawn(self, argv: Sequence[str], env: Mapping[str, str], cwd: str | os.PathLike[str],
-              log_path: str | os.PathLike[str], module: str = "scorer.cli") -> ForkedServer:
+              log_path: str | os.PathLike[str], module: str = "scorer.cli",
+              err_path: str | os.PathLike[str] | None = None) -> ForkedServer:
+        """A child running `module.main(argv)`; its stdout appended to `log_path`, its
+        stderr too unless `err_path` names another file."""
+        request = {"op": "spawn", "module": module, "argv": list(argv), "env": dict(env),
+                   "cwd": os.fspath(cwd), "log": os.fspath(log_path)}
+        if err_path is not None:
+            request["err"] = os.fspath(err_path)
         with self.lock:
-            answer = self.ask_locked({"op": "spawn", "module": module, "argv": list(argv),
-                                      "env": dict(env), "cwd": os.fspath(cwd),
-                                      "log": os.fspath(log_path)})
+            answer = self.ask_locked(request)
             if "error" in answer:
                 raise OSError(answer["error"])
             # Under the lock: no other request (the zygote reaps only then) until the
@@ -482,6 +495,42 @@ def forks(env: Mapping[str, str]) -> bool:
 
 
 ServerProcess = ForkedServer | subprocess.Popen  # what a fixture's `process` holds
+
+
+def run_cli(argv: Sequence[str], *, env: Mapping[str, str] | None = None,
+            cwd: str | os.PathLike[str] | None = None, timeout: float = 120.0,
+            check: bool = False) -> subprocess.CompletedProcess[str]:
+    """`subprocess.run([python, "-m", "scorer.cli", *argv], capture_output=True,
+    text=True, ...)` for a test that only prepares its data with the command line (seeds a
+    game, makes a club night): forked from this worker's zygote when `forks(env)`, so it
+    costs no interpreter start. `env` defaults to this process's environment and `cwd`
+    to its folder, as for subprocess.run. A test whose subject is the command line as a
+    process (its start, its pipes, its signals) runs it with subprocess itself."""
+    env = dict(os.environ if env is None else env)
+    cwd = os.getcwd() if cwd is None else cwd
+    args = [sys.executable, "-m", "scorer.cli", *argv]
+    if not forks(env):
+        return subprocess.run(args, env=env, cwd=cwd, stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=timeout, check=check)
+    import locale
+    import tempfile
+
+    encoding = locale.getpreferredencoding(False)  # what text=True decodes with
+    with tempfile.TemporaryDirectory(prefix="tarabish-cli-") as folder:
+        out, err = Path(folder) / "out", Path(folder) / "err"
+        child = zygote().spawn(argv, env, cwd, out, err_path=err)
+        try:
+            code = child.wait(timeout)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+            raise subprocess.TimeoutExpired(args, timeout, out.read_bytes(),
+                                            err.read_bytes()) from None
+        done = subprocess.CompletedProcess(args, code, out.read_text(encoding),
+                                           err.read_text(encoding))
+    if check:
+        done.check_returncode()
+    return done
 
 
 def start_server_process(argv: Sequence[str], env: Mapping[str, str],

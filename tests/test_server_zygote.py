@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -24,6 +25,7 @@ from tests.server_zygote import (
     START_TIMEOUT_S,
     ForkedServer,
     ZygoteClient,
+    run_cli,
     start_server_process,
     zygote,
 )
@@ -226,3 +228,60 @@ def test_no_fork_and_a_changed_interpreter_start_a_real_subprocess(
     fresh = start_server_process(["--nope"], env, REPO_ROOT, tmp_path / "c.log")
     assert isinstance(fresh, subprocess.Popen) and fresh.wait(60) == 2
     assert "unrecognized arguments: --nope" in (tmp_path / "c.log").read_text()
+
+
+def test_run_cli_keeps_stdout_and_stderr_apart_and_gives_the_code(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps({"format": "tarabish-game/1", "players": ["A", "B", "C", "D"],
+                                "first_dealer": 0, "rules": {}, "hands": []}))
+    done = run_cli(["import", str(game), "--data-dir", str(tmp_path / "data")])
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(r"[0-9a-f]{8}\n", done.stdout)  # the id alone: stderr kept apart
+    assert "table code" in done.stderr
+    bad = run_cli(["import", str(tmp_path / "none.json"), "--data-dir", str(tmp_path)])
+    assert bad.returncode == 2 and bad.stdout == "" and bad.stderr
+    with pytest.raises(subprocess.CalledProcessError):
+        run_cli(["import", str(tmp_path / "none.json")], check=True)
+
+
+def test_run_cli_forks_with_the_env_and_folder_given(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tests.server_zygote.zygote", lambda: ZygoteWith(PROBE))
+    report = tmp_path / "report.json"
+    # The interpreter's own settings as the worker's (else no fork), and one more.
+    env = {**{k: v for k, v in os.environ.items() if k.startswith("PYTHON")}, "ONLY": "this"}
+    done = run_cli(["report", str(report)], env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(report.read_text())
+    assert seen["env"] == env and seen["cwd"] == str(tmp_path)
+
+
+def test_run_cli_ends_a_child_past_its_timeout(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    probe_zygote = ZygoteWith(PROBE)
+    monkeypatch.setattr("tests.server_zygote.zygote", lambda: probe_zygote)
+    with pytest.raises(subprocess.TimeoutExpired) as timed_out:
+        run_cli(["say", "forever"], timeout=1)
+    assert timed_out.value.stdout == b"forever\n"
+    assert probe_zygote.last is not None and probe_zygote.last.returncode == -signal.SIGKILL
+
+
+def test_run_cli_without_forks_is_a_real_subprocess(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TARABISH_TEST_NO_FORK", "1")
+    monkeypatch.setattr("tests.server_zygote.zygote", lambda: pytest.fail("forked"))
+    done = run_cli(["--help"], cwd=REPO_ROOT)
+    assert done.returncode == 0 and "tarabish" in done.stdout
+
+
+class ZygoteWith:
+    """This worker's zygote, its children running `module` instead of scorer.cli."""
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+        self.last: ForkedServer | None = None
+
+    def spawn(self, argv: list[str], env: dict[str, str], cwd: Path, log: Path,
+              err_path: Path | None = None) -> ForkedServer:
+        self.last = zygote().spawn(argv, env, cwd, log, module=self.module, err_path=err_path)
+        return self.last

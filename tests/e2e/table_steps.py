@@ -7,8 +7,6 @@ import json
 import os
 import re
 import statistics
-import subprocess
-import sys
 import time
 import weakref
 import zlib
@@ -20,6 +18,8 @@ from typing import Any, Literal
 import pytest
 from playwright.sync_api import BrowserContext, Page, WebSocket, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from tests.server_zygote import run_cli
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 
@@ -96,10 +96,7 @@ def seed_game(data_dir: Path, hands: list[dict[str, Any]], **extra: Any) -> str:
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir.parent / f"seed-{abs(hash(json.dumps(doc)))}.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "scorer.cli", "import", str(path), "--data-dir", str(data_dir)],
-        capture_output=True, text=True, check=True,
-    )
+    done = run_cli(["import", str(path), "--data-dir", str(data_dir)], check=True)
     match = re.search(r"\b([0-9a-f]{8})\b", done.stdout)
     code = re.search(r"table code (\d{6})", done.stderr)
     assert match and code, (done.stdout, done.stderr)
@@ -120,8 +117,7 @@ def seed_won_games(data_dir: Path, seatings: list[list[str]]) -> None:
                                     "first_dealer": 3, "rules": {"forced_at": 400},
                                     "hands": hands}), encoding="utf-8")
         paths.append(str(path))
-    subprocess.run([sys.executable, "-m", "scorer.cli", "import", *paths,
-                    "--data-dir", str(data_dir)], capture_output=True, text=True, check=True)
+    run_cli(["import", *paths, "--data-dir", str(data_dir)], check=True)
 
 
 def enter_seeded_code(page: Page, game_id: str) -> None:

@@ -7,8 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import subprocess
-import sys
 import threading
 import time
 import urllib.request
@@ -20,6 +18,7 @@ from playwright.sync_api import Page
 from table_steps import see, seed_game
 
 from scorer.server import not_cut_off_at_stop
+from tests.server_zygote import run_cli
 
 HAND = {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 92}}
 
@@ -32,9 +31,7 @@ def make_event(data_dir: Path) -> str:
                                 "target": 300, "house_rules": {}, "seed": 1,
                                 "teams": [["Ann", "Bob"], ["Cid", "Dee"], ["Eve", "Fay"],
                                           ["Gus", "Hal"]]}), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "scorer.cli", "event", "new", str(spec),
-                           "--data-dir", str(data_dir)],
-                          capture_output=True, text=True, check=True)
+    done = run_cli(["event", "new", str(spec), "--data-dir", str(data_dir)], check=True)
     return done.stdout.strip()
 
 

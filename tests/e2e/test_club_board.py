@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +18,8 @@ import pytest
 from club_seats import paper_game, seed_night
 from playwright.sync_api import Page, expect
 from test_club_night import board_state
+
+from tests.server_zygote import run_cli
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -148,10 +148,8 @@ def test_the_board_fits_again_when_results_come_in(
     for t in board_state(server.url, event_id)["tables"][:4]:
         game = tmp_path / f"table-{t['table']}.json"
         game.write_text(json.dumps(paper_game(t["sides"])))
-        done = subprocess.run(
-            [sys.executable, "-m", "scorer.cli", "import", str(game), "--event", event_id,
-             "--table", str(t["table"]), "--data-dir", str(data)],
-            cwd=REPO_ROOT, capture_output=True, text=True, timeout=120, check=False)
+        done = run_cli(["import", str(game), "--event", event_id, "--table", str(t["table"]),
+                        "--data-dir", str(data)], cwd=REPO_ROOT)
         assert done.returncode == 0, done.stderr
         cell = board.locator(f'[data-table="{t["table"]}"] .pts').first
         expect(cell).to_have_text("1134", timeout=5_000)  # the board follows by itself

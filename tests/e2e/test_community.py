@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -37,6 +35,8 @@ from test_sharing import (
     start_game,
 )
 from test_two_phones import shoot_every_way
+
+from tests.server_zygote import run_cli
 
 LOST = "Lost the table server."
 #: A phone whose process died is back within this once a process answers again.
@@ -202,9 +202,7 @@ def test_a_board_on_one_process_follows_a_table_on_the_other(
     settings.write_text(json.dumps({
         "name": "Legion Thursday", "format": "round_robin", "target": 500, "seed": 1,
         "teams": [["Ann", "Bob"], ["Cid", "Dee"], ["Eve", "Fay"], ["Gus", "Hal"]]}))
-    tarabish = [sys.executable, "-m", "scorer.cli", "event"]
-    made = subprocess.run([*tarabish, "new", str(settings), "--database", pg_url],
-                          capture_output=True, text=True, check=True)
+    made = run_cli(["event", "new", str(settings), "--database", pg_url], check=True)
     event_id = made.stdout.split()[-1]
     one, two = community(start_server, pg_url), community(start_server, pg_url)
     board = new_context().new_page()
@@ -213,8 +211,7 @@ def test_a_board_on_one_process_follows_a_table_on_the_other(
     expect(board.locator("#live")).to_have_text("live")
 
     # Round 1 is drawn at the terminal, on the database: the board shows its tables.
-    round_1 = subprocess.run([*tarabish, "round", event_id, "--database", pg_url],
-                             capture_output=True, text=True, check=True)
+    round_1 = run_cli(["event", "round", event_id, "--database", pg_url], check=True)
     table = re.search(r"Table 1: .*\(game ([0-9a-f]{8}), table code (\d{6})\)",
                       round_1.stdout)
     assert table, round_1.stdout
@@ -304,8 +301,7 @@ def test_play_again_reaches_the_phone_on_the_other_process(
     seed = tmp_path / "seed.json"
     seed.write_text(json.dumps({"format": "tarabish-game/1", "players": PLAYERS,
                                 "first_dealer": 3, "rules": {}, "hands": [made] * 5}))
-    done = subprocess.run([sys.executable, "-m", "scorer.cli", "import", str(seed),
-                           "--database", pg_url], capture_output=True, text=True, check=True)
+    done = run_cli(["import", str(seed), "--database", pg_url], check=True)
     game = done.stdout.split()[0]
     found = re.search(r"table code (\d{6})", done.stderr)
     assert found, done.stderr

@@ -16,6 +16,7 @@ from table_steps import Phone, every_phone, see, seed_won_games, shoot, tap, typ
 
 from scorer.groups.folder import FolderGroups
 from scorer.store.game_store import GameStore
+from tests.server_zygote import run_cli
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
 TOKEN = "KeeperPhoneOfFridayBish00000001"
@@ -153,7 +154,6 @@ def test_a_night_for_a_group_made_beside_a_running_server(
     """`tarabish event new --group` and `event round` while the table server holds the
     folder: handed to the server, whose seated games join the group."""
     import subprocess
-    import sys
 
     data = tmp_path / "data"
     group_id = seed_group(data)
@@ -163,8 +163,7 @@ def test_a_night_for_a_group_made_beside_a_running_server(
                                 "players": PLAYERS, "seed": 2}), encoding="utf-8")
 
     def cli(*argv: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "scorer.cli", *argv, "--data-dir",
-                               str(data)], capture_output=True, text=True, timeout=120)
+        return run_cli([*argv, "--data-dir", str(data)])
 
     made = cli("event", "new", str(spec), "--group", "Friday bish")
     assert made.returncode == 0, made.stderr

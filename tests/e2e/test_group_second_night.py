@@ -18,6 +18,7 @@ from scorer.events.service import EventService
 from scorer.groups.folder import FolderGroups
 from scorer.rights import get_rights
 from scorer.store.game_store import GameStore
+from tests.server_zygote import run_cli
 
 TABLE = "TablePhoneOfFridayBish0000001"
 """The device token of the phone that started the table's game (not the keeper)."""
@@ -384,15 +385,13 @@ def test_group_new_beside_a_running_server_is_handed_to_it(
     """`tarabish group new` while the table server holds the folder: the server makes
     the group (as `tarabish import` hands it the games), and the code is printed once."""
     import subprocess
-    import sys
 
     data = tmp_path / "data"
     data.mkdir(parents=True)
     start_server(data_dir=data)
 
     def cli(*argv: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "scorer.cli", *argv, "--data-dir",
-                               str(data)], capture_output=True, text=True, timeout=120)
+        return run_cli([*argv, "--data-dir", str(data)])
 
     made = cli("group", "new", "Friday bish", "--member", "Ann")
     assert made.returncode == 0, made.stderr

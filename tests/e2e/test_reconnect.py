@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,6 +18,8 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 from table_steps import shoot
 from test_club_night import save_hand, table_phone
+
+from tests.server_zygote import run_cli
 
 LOST = "Lost the table server."
 TEAMS = [["Ann", "Bob"], ["Cid", "Dee"], ["Eve", "Fay"], ["Gus", "Hal"]]
@@ -32,12 +32,9 @@ def club_night(data_dir: Path) -> tuple[str, str, str]:
     settings = data_dir.parent / "night.json"
     settings.write_text(json.dumps({"name": "Legion Thursday", "format": "round_robin",
                                     "target": 500, "seed": 1, "teams": TEAMS}))
-    tarabish = [sys.executable, "-m", "scorer.cli", "event"]
-    made = subprocess.run([*tarabish, "new", str(settings), "--data-dir", str(data_dir)],
-                          capture_output=True, text=True, check=True)
+    made = run_cli(["event", "new", str(settings), "--data-dir", str(data_dir)], check=True)
     event_id = made.stdout.split()[-1]
-    round_1 = subprocess.run([*tarabish, "round", event_id, "--data-dir", str(data_dir)],
-                             capture_output=True, text=True, check=True)
+    round_1 = run_cli(["event", "round", event_id, "--data-dir", str(data_dir)], check=True)
     table = re.search(r"Table 1: .*\(game ([0-9a-f]{8}), table code (\d{6})\)", round_1.stdout)
     assert table, round_1.stdout
     return event_id, table.group(1), table.group(2)
