@@ -80,11 +80,6 @@ def each_size_walked(test: Any) -> Any:
                                    ids=["390x844", "360x640"])(test)
 
 
-every_phone = each_size_walked
-"""The old name, until every test is moved to `each_size_checked` or says why it walks
-at each size."""
-
-
 SIZED_JS = """([width, height]) => {
   const root = document.querySelector('flutter-view flt-semantics');
   if (!root) return false;
