@@ -50,7 +50,15 @@ from urllib.parse import urlsplit
 import pytest
 from page_requests import RequestWatch
 from playwright.sync_api import BrowserContext, Page, Request
-from table_steps import Phone, follow_answers, settled_shot, shown_words
+from table_steps import (
+    PHONE_SIZES,
+    SMALL,
+    Phone,
+    Size,
+    follow_answers,
+    settled_shot,
+    shown_words,
+)
 
 from tests.server_zygote import ServerProcess, start_server_process
 
@@ -379,13 +387,29 @@ def open_app() -> Callable[..., float]:
 
 
 @pytest.fixture
-def phone(new_context: Callable[..., Any], size: tuple[int, int]) -> Phone:
-    """With `table_steps.every_phone` on the test: a light page at that size (the test
-    shoots each screen light and dark with `table_steps.shoot`)."""
-    width, height = size
+def size() -> Size | None:
+    """The one size of a test marked `table_steps.each_size_walked` (its parameter);
+    None for every other test."""
+    return None
+
+
+@pytest.fixture
+def phone(new_context: Callable[..., Any], request: pytest.FixtureRequest,
+          size: Size | None) -> Iterator[Phone]:
+    """A light page (the test shoots each screen light and dark with
+    `table_steps.shoot`). With `table_steps.each_size_checked` on the test: at 360x640,
+    and the test must check its screens at both sizes (`table_steps.at_each_size`);
+    with `each_size_walked`: at the test's `size`, its only one."""
+    width, height = size or SMALL
     page = new_context(color_scheme="light").new_page()
     page.set_viewport_size({"width": width, "height": height})
-    return Phone(page, width, f"{width}x{height}")
+    phone = Phone(page, (size,) if size else PHONE_SIZES)
+    yield phone
+    # A test that stopped early says why itself; one that passed must have checked both.
+    passed = not getattr(request.node, "tarabish_call_failed", True)
+    if passed and getattr(request.function, "each_size_checked", False):
+        unchecked = [f"{w}x{h}" for w, h in phone.sizes if (w, h) not in phone.checked]
+        assert not unchecked, f"no screen checked at {', '.join(unchecked)} (at_each_size)"
 
 
 @pytest.fixture
@@ -426,6 +450,8 @@ def pytest_runtest_makereport(
     is all there is to read of a failure on another machine."""
     outcome = yield
     report = outcome.get_result()
+    if report.when == "call":
+        item.tarabish_call_failed = report.failed  # type: ignore[attr-defined]
     contexts = getattr(item, "tarabish_contexts", None)
     if report.failed and report.when == "call" and contexts:
         report.sections.append(("pages when it failed", pages_shown(contexts)))

@@ -11,7 +11,7 @@ import time
 import weakref
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -24,23 +24,110 @@ from tests.server_zygote import run_cli
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 
 
+Size = tuple[int, int]
+SMALL: Size = (360, 640)
+"""The harder phone (buttons further down, more scrolls): the size a test walks at."""
+LARGE: Size = (390, 844)
+PHONE_SIZES: tuple[Size, Size] = (SMALL, LARGE)
+
+
 @dataclass(frozen=True)
 class Phone:
-    """A fresh phone (browser context) of one size, set to light: `shoot` saves each
-    screen light and dark."""
+    """A fresh phone (browser context), set to light: `shoot` saves each screen light and
+    dark. Its size is the page's, read live: `at_each_size` turns it to each of `sizes`
+    in turn, and `width` and `tag` follow."""
 
     page: Page
-    width: int
-    tag: str
-    """`390x844`: for screenshot names."""
+    sizes: tuple[Size, ...] = PHONE_SIZES
+    """The sizes each checkpoint is checked at (`at_each_size`); the first is the size
+    the test walks at."""
+    checked: set[Size] = field(default_factory=set, compare=False)
+    """The sizes `at_each_size` has checked a screen at (the `phone` fixture asks for
+    every one of `sizes`: a test that never checks at 390x844 fails)."""
+
+    @property
+    def size(self) -> Size:
+        shown = self.page.viewport_size
+        assert shown is not None, "a phone's page has a viewport"
+        return shown["width"], shown["height"]
+
+    @property
+    def width(self) -> int:
+        return self.size[0]
+
+    @property
+    def tag(self) -> str:
+        """`390x844`: for screenshot names."""
+        return "{}x{}".format(*self.size)
 
 
-def every_phone(test: Any) -> Any:
-    """Run the test at 390x844 and at 360x640 (the `phone` fixture). The layout depends
-    on the size, the colours on the scheme: the test shoots each screen both ways
-    (`shoot`), which follows the device live, so one walk per size is enough."""
-    return pytest.mark.parametrize("size", [(390, 844), (360, 640)],
+def each_size_checked(test: Any) -> Any:
+    """The test walks once, at 360x640 (the `phone` fixture), and checks each screen at
+    360x640 and at 390x844 with `at_each_size`: the app lays the screen on show out
+    again for a new size, so one walk proves both sizes at half the page loads, taps
+    and seeding. (The colours depend on the scheme: `shoot` saves each screen both
+    ways, which the app follows live.)"""
+    test.each_size_checked = True  # read by the `phone` fixture (tests/e2e/conftest.py)
+    return test
+
+
+def each_size_walked(test: Any) -> Any:
+    """Walk the test from the start at 390x844 and at 360x640 (the `phone` fixture), for
+    a test that must open a screen at that size to prove it (a screen the server draws
+    for the phone's height, a scroll made for the size): say why beside it. Each walk
+    checks its own size only (`at_each_size`)."""
+    return pytest.mark.parametrize("size", [LARGE, SMALL],
                                    ids=["390x844", "360x640"])(test)
+
+
+SIZED_JS = """([width, height]) => {
+  const root = document.querySelector('flutter-view flt-semantics');
+  if (!root) return false;
+  const box = root.getBoundingClientRect();
+  return Math.round(box.width) === width && Math.round(box.height) === height;
+}"""
+"""Flutter has laid the app out at this size: the root of its accessibility tree, which
+Flutter sizes from the laid-out screen in the frame it builds (not the window's CSS),
+is that big."""
+RESIZE_WAIT_MS = 15_000
+
+
+def resize(phone: Phone, size: Size) -> None:
+    """Turn the phone's window to `size` and wait until the app has laid itself out at
+    it: the browser sent the server the new size (the `resize` event, behind the new
+    width and height, so every later tap reaches a server that knows the size) and
+    Flutter built a frame at it (`SIZED_JS`), then drew it (`DRAWN`)."""
+    if phone.size == size:
+        return
+    page = phone.page
+    width, height = size
+    link = _LINKS.get(page)
+    if link is not None and link.socket is not None and not link.socket.is_closed():
+        with link.socket.expect_event(
+                "framesent", predicate=lambda sent: isinstance(sent, bytes) and b"resize" in sent,
+                timeout=RESIZE_WAIT_MS):
+            page.set_viewport_size({"width": width, "height": height})
+    else:
+        page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function(SIZED_JS, arg=[width, height], polling="raf",
+                           timeout=RESIZE_WAIT_MS)
+    page.evaluate(DRAWN)
+
+
+def at_each_size(phone: Phone, check: Callable[[Phone], None]) -> None:
+    """A checkpoint of the walk: `check(phone)` at each of the phone's sizes, the size the
+    test walks at first, then each other once the app has laid the screen out at it
+    (`resize`); then back to the walking size before the test taps on. `check` shoots
+    the screen (`shoot(phone, f"NAME-{phone.tag}", ...)`) and asserts what depends on the
+    size (`phone.width`): it sees the screen as a phone of that size shows it. A screen
+    the server draws for the size at the time (the Share dialog's code) is opened by
+    `check` itself, at each size."""
+    walking = phone.size
+    for size in (walking, *[s for s in phone.sizes if s != walking]):
+        resize(phone, size)
+        check(phone)
+        phone.checked.add(size)
+    resize(phone, walking)
 
 
 TAP_JS = """

@@ -15,11 +15,20 @@ from typing import Any
 
 from club_seats import seed_night
 from playwright.sync_api import Page, expect
-from table_steps import Phone, become_host, every_phone, see, shoot, tap, type_into
+from table_steps import (
+    Phone,
+    at_each_size,
+    become_host,
+    each_size_checked,
+    see,
+    shoot,
+    tap,
+    type_into,
+)
 from test_club_night import board_state
 
 
-@every_phone
+@each_size_checked
 def test_an_organiser_and_a_table_read_the_night(
     phone: Phone, new_context: Callable[..., Any], start_server: Callable[..., Any],
     open_app: Callable[..., float], screenshot: Callable[[Page, str], Path], tmp_path: Path,
@@ -38,15 +47,22 @@ def test_an_organiser_and_a_table_read_the_night(
     expect(page.get_by_role("button", name="Start round 2")).to_be_disabled()
     see(page, "Round 1 has 2 tables still playing (1, 2). Round 2 starts once each has "
               "ended or has a result.")
-    shoot(page, f"club-organiser-waiting-{phone.tag}", screenshot)
+    at_each_size(phone, lambda phone: shoot(
+        page, f"club-organiser-waiting-{phone.tag}", screenshot))
     export = page.get_by_role("button", name="Export results")
-    export.scroll_into_view_if_needed()
-    box = export.bounding_box()
-    assert box and box["width"] > phone.width - 80  # a line of its own: room for its words
-    shoot(page, f"club-organiser-tools-{phone.tag}", screenshot)
+
+    def tools(phone: Phone) -> None:
+        export.scroll_into_view_if_needed()
+        box = export.bounding_box()
+        # A line of its own: room for its words.
+        assert box and box["width"] > phone.width - 80, (phone.tag, box)
+        shoot(page, f"club-organiser-tools-{phone.tag}", screenshot)
+
+    at_each_size(phone, tools)
 
     # A table's phone scans its card: the code pad says the code is on that card.
-    table = new_context(color_scheme="light").new_page()  # shot both ways, as the phone
+    # Shot both ways and at each size, as the phone.
+    table = new_context(color_scheme="light").new_page()
     table.set_viewport_size(page.viewport_size or {"width": phone.width, "height": 640})
     game = board_state(server.url, event_id)["tables"][0]["game"]
     open_app(table, f"{server.url}game/{game}", first_text="Score sheet")
@@ -54,7 +70,8 @@ def test_an_organiser_and_a_table_read_the_night(
     see(table, "This table plays in a club night: its code is on the table card. No card? "
                "Ask the organiser.")
     expect(table.get_by_text("Ask the phone that started the game")).to_have_count(0)
-    shoot(table, f"club-table-code-{phone.tag}", screenshot)
+    at_each_size(Phone(table, phone.sizes), lambda size: shoot(
+        table, f"club-table-code-{size.tag}", screenshot))
 
     # A new night plays to any number New game takes (typed), not only 300/500/1000.
     open_app(page, f"{server.url}club/new", first_text="New club night")
@@ -74,7 +91,7 @@ def test_an_organiser_and_a_table_read_the_night(
     type_into(page, "Other", "750")
     page.wait_for_timeout(500)
     see(page, "2 teams")  # still a night of teams: no tap went astray
-    shoot(page, f"club-new-target-{phone.tag}", screenshot)
+    at_each_size(phone, lambda phone: shoot(page, f"club-new-target-{phone.tag}", screenshot))
     tap(page, "Create club night")
     page.wait_for_url(re.compile(r"/club/[0-9a-f]{8}$"))
     made = re.search(r"/club/([0-9a-f]{8})$", page.url)

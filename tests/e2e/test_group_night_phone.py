@@ -12,7 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
-from table_steps import Phone, every_phone, see, seed_won_games, shoot, tap, type_into
+from table_steps import (
+    Phone,
+    at_each_size,
+    each_size_checked,
+    see,
+    seed_won_games,
+    shoot,
+    tap,
+    type_into,
+)
 
 from scorer.groups.folder import FolderGroups
 from scorer.store.game_store import GameStore
@@ -40,14 +49,26 @@ def seed_group(data: Path) -> str:
 
 
 def scroll_to(page: Page, target: Locator) -> None:
-    """Turn the wheel (a thumb's swipe) until `target` is near the top of the screen."""
+    """Turn the wheel (a thumb's swipe) until `target` is near the top of the screen
+    (back up if it is above it: a screen turned to another size keeps its offset)."""
     page.mouse.move(page.viewport_size["width"] / 2 if page.viewport_size else 180, 300)
     for _ in range(20):
         box = target.first.bounding_box()
-        if box is not None and box["y"] < 160:
+        if box is not None and 0 <= box["y"] < 160:
             return
-        page.mouse.wheel(0, 120)
+        page.mouse.wheel(0, -120 if box is not None and box["y"] < 0 else 120)
         page.wait_for_timeout(150)
+
+
+def near_the_top(page: Page, target: Locator, name: str,
+                 screenshot: Callable[[Page, str], Path]) -> Callable[[Phone], None]:
+    """A check for `at_each_size`: `target` near the top at that size, then the shot."""
+
+    def check(phone: Phone) -> None:
+        scroll_to(page, target)
+        shoot(page, f"{name}-{phone.tag}", screenshot)
+
+    return check
 
 
 def here(page: Page, name: str) -> None:
@@ -65,7 +86,7 @@ def here(page: Page, name: str) -> None:
     expect(shown_here, f"{name} shown as here").to_have_count(1)
 
 
-@every_phone
+@each_size_checked
 def test_a_keeper_starts_a_progressive_night_for_the_group(
     phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
     screenshot: Callable[[Page, str], Path], tmp_path: Path,
@@ -92,7 +113,8 @@ def test_a_keeper_starts_a_progressive_night_for_the_group(
 
     four_in_fair_teams()
     expect(page.get_by_text(re.compile(r"Ann & Cid|Cid & Ann"))).to_have_count(0)
-    shoot(page, f"group-night-fair-teams-{phone.tag}", screenshot)
+    who = page.get_by_text("Who is here")
+    at_each_size(phone, near_the_top(page, who, "group-night-fair-teams", screenshot))
 
     def nine_here() -> None:  # fair teams is for up to eight; the teams are typed by hand
         for name in [*PLAYERS[4:], "Ida"]:
@@ -102,7 +124,7 @@ def test_a_keeper_starts_a_progressive_night_for_the_group(
 
     nine_here()
     expect(page.get_by_role("button", name="Fair teams (9)")).to_be_disabled()
-    shoot(page, f"group-night-nine-{phone.tag}", screenshot)
+    at_each_size(phone, near_the_top(page, who, "group-night-nine", screenshot))
 
     def progressive_of_eight() -> None:  # Ida went home
         tap(page, "Ida here")
@@ -121,7 +143,7 @@ def test_a_keeper_starts_a_progressive_night_for_the_group(
         scroll_to(page, page.get_by_text("Who is here"))
 
     progressive_of_eight()
-    shoot(page, f"group-night-new-{phone.tag}", screenshot)
+    at_each_size(phone, near_the_top(page, who, "group-night-new", screenshot))
     tap(page, "Put them in the list (8)")
     see(page, "8 players")
     create = page.get_by_role("button", name="Create club night")
@@ -134,7 +156,7 @@ def test_a_keeper_starts_a_progressive_night_for_the_group(
     see(page, "Round 1", timeout=15_000)
     expect(page.get_by_role("button", name="Start round 2")).to_be_disabled(timeout=15_000)
     page.evaluate("window.scrollTo(0, 0)")
-    shoot(page, f"group-night-round-{phone.tag}", screenshot)
+    at_each_size(phone, lambda phone: shoot(page, f"group-night-round-{phone.tag}", screenshot))
 
     page.wait_for_url(re.compile(r"/club/[0-9a-f]{8}$"))  # the address follows the screen
     made = re.search(r"/club/([0-9a-f]{8})$", page.url)

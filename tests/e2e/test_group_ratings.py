@@ -10,7 +10,16 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from table_steps import Phone, every_phone, reads, see, seed_won_games, shoot, tap
+from table_steps import (
+    Phone,
+    at_each_size,
+    each_size_checked,
+    reads,
+    see,
+    seed_won_games,
+    shoot,
+    tap,
+)
 from test_club_board import SIZES, fits
 from test_two_phones import shoot_every_way
 
@@ -95,12 +104,12 @@ def test_a_bad_group_in_the_address_gets_a_plain_screen(
         see(page, re.compile(r"^There is no such group"))
 
 
-@every_phone
+@each_size_checked
 def test_group_rating_pages_at_phone_size(
     phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
     tmp_path: Path, screenshot: Callable[[Page, str], Path],
 ) -> None:
-    page, width, tag = phone.page, phone.width, phone.tag
+    page = phone.page
     server, group_id = _with_group(start_server, tmp_path)
     for name in ("Family", "Legion Tuesday league, Glace Bay Branch"):  # the choice wraps
         FolderGroups(server.data_dir).create(name)
@@ -111,8 +120,12 @@ def test_group_rating_pages_at_phone_size(
                                 "group-player"),
                                ("ratings?group=0000abcd", "No such group", "no-group")):
         open_app(page, f"{server.url}{route}", first_text=first)
-        assert page.evaluate("document.documentElement.scrollWidth") <= width
-        shoot(page, f"{name}-{tag}", screenshot)
+
+        def fits(phone: Phone, name: str = name) -> None:
+            assert page.evaluate("document.documentElement.scrollWidth") <= phone.width
+            shoot(page, f"{name}-{phone.tag}", screenshot)
+
+        at_each_size(phone, fits)
 
 
 def test_the_tv_leaderboard_of_a_group(

@@ -1,6 +1,7 @@
 """A weekly group's second night (issue 41), on phones at 390x844 and 360x640, light and
 dark: Play again keeps the group (and a club night's table goes on to the night's next
-round). Screenshots: test-artifacts/screenshots/second-night-*.png."""
+round). Each test walks at 360x640 and checks each screen at both sizes
+(`at_each_size`). Screenshots: test-artifacts/screenshots/second-night-*.png."""
 
 from __future__ import annotations
 
@@ -11,7 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from table_steps import Phone, every_phone, see, seed_won_games, shoot, tap
+from table_steps import (
+    Phone,
+    at_each_size,
+    each_size_checked,
+    see,
+    seed_won_games,
+    shoot,
+    tap,
+)
 
 from scorer.events.model import EventSpec, Format
 from scorer.events.service import EventService
@@ -48,7 +57,7 @@ def seed_group_game(data: Path) -> tuple[str, str]:
     return group.id, game.id
 
 
-@every_phone
+@each_size_checked
 def test_play_again_on_a_groups_game_counts_for_the_group(
     phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
     screenshot: Callable[[Page, str], Path], tmp_path: Path,
@@ -63,11 +72,13 @@ def test_play_again_on_a_groups_game_counts_for_the_group(
     tap(page, "Play again")
     see(page, "This game will count for Friday bish, as the last one did.")
     page.wait_for_timeout(400)
-    shoot(page, f"second-night-play-again-{phone.tag}", screenshot)
+    at_each_size(phone, lambda phone: shoot(
+        page, f"second-night-play-again-{phone.tag}", screenshot))
     tap(page, "Start game")
     see(page, "Record hand")
     see(page, "Counts for Friday bish")
-    shoot(page, f"second-night-next-sheet-{phone.tag}", screenshot)
+    at_each_size(phone, lambda phone: shoot(
+        page, f"second-night-next-sheet-{phone.tag}", screenshot))
     expect(page).to_have_url(re.compile(r"/game/[0-9a-f]{8}$"))  # the address follows the screen
     next_id = page.url.rsplit("/", 1)[1]
     assert next_id != finished
@@ -97,7 +108,7 @@ def test_the_keeper_may_leave_the_next_game_out_of_the_group(
     assert next_id not in FolderGroups(data).get(group_id).games
 
 
-@every_phone
+@each_size_checked
 def test_a_club_night_tables_finished_game_goes_on_to_the_nights_next_round(
     phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
     screenshot: Callable[[Page, str], Path], tmp_path: Path,
@@ -121,7 +132,8 @@ def test_a_club_night_tables_finished_game_goes_on_to_the_nights_next_round(
     expect(page.get_by_role("button", name="Play again", exact=True)).to_have_count(0)
     expect(page.get_by_role("button", name="Play again outside the night")).to_be_visible()
     page.wait_for_timeout(400)
-    shoot(page, f"second-night-club-table-{phone.tag}", screenshot)
+    at_each_size(phone, lambda phone: shoot(
+        page, f"second-night-club-table-{phone.tag}", screenshot))
     tap(page, "Next round: club night")
     expect(page).to_have_url(re.compile(rf"/club/{night.id}$"))
     see(page, "Round 1")
@@ -139,7 +151,7 @@ def in_window(page: Page, target: Any, within_ms: int = 5_000) -> bool:
     return False
 
 
-@every_phone
+@each_size_checked
 def test_with_twenty_groups_the_board_starts_on_the_first_screen(
     phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
     screenshot: Callable[[Page, str], Path], tmp_path: Path,
@@ -158,15 +170,22 @@ def test_with_twenty_groups_the_board_starts_on_the_first_screen(
     open_app(page, f"{server.url}ratings?group={friday.id}", first_text="Leaderboard")
     first = page.get_by_role("button", name=re.compile(r"^1\. \w+, rating"))
     expect(first).to_be_visible()
-    assert in_window(page, first), first.bounding_box()
     expect(page.get_by_role("button", name="Table 01 of the Legion")).to_have_count(0)
-    assert page.evaluate("document.documentElement.scrollWidth") <= phone.width
     page.wait_for_timeout(400)
-    shoot(page, f"second-night-board-{phone.tag}", screenshot)
+
+    def board(phone: Phone) -> None:
+        # The board as opened (nothing scrolled it), laid out at this size.
+        expect(first).to_be_visible()
+        assert in_window(page, first), (phone.tag, first.bounding_box())
+        assert page.evaluate("document.documentElement.scrollWidth") <= phone.width
+        shoot(page, f"second-night-board-{phone.tag}", screenshot)
+
+    at_each_size(phone, board)
     tap(page, "Change group")
     see(page, "Which games does the board count?")
     page.wait_for_timeout(400)
-    shoot(page, f"second-night-board-pick-{phone.tag}", screenshot)
+    at_each_size(phone, lambda phone: shoot(
+        page, f"second-night-board-pick-{phone.tag}", screenshot))
     tap(page, "Table 07 of the Legion")
     see(page, "0 finished games in this group")
     tap(page, "Change group")
@@ -174,7 +193,7 @@ def test_with_twenty_groups_the_board_starts_on_the_first_screen(
     see(page, "2 finished games on this server")
 
 
-@every_phone
+@each_size_checked
 def test_fair_teams_is_one_tap_and_the_group_page_shows_the_newest_games(
     phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
     screenshot: Callable[[Page, str], Path], tmp_path: Path,
@@ -192,23 +211,32 @@ def test_fair_teams_is_one_tap_and_the_group_page_shows_the_newest_games(
     open_app(page, f"{server.url}group/{group.id}", first_text="Friday bish")
     fair = page.get_by_role("button", name="Fair teams")
     expect(fair).to_be_visible()
-    assert in_window(page, fair), fair.bounding_box()
     rows = page.get_by_role("button", name=re.compile(r"^\w+ & \w+ vs \w+ & \w+\s"))
     expect(rows).to_have_count(5)
     expect(page.get_by_role("button", name="All 30 games")).to_have_count(1)
     page.wait_for_timeout(400)
-    shoot(page, f"second-night-group-page-{phone.tag}", screenshot)
+
+    def group_page(phone: Phone) -> None:
+        assert in_window(page, fair), (phone.tag, fair.bounding_box())
+        shoot(page, f"second-night-group-page-{phone.tag}", screenshot)
+
+    at_each_size(phone, group_page)
     tap(page, "Fair teams")
     expect(page).to_have_url(re.compile(rf"/group/{group.id}/teams$"))
     see(page, "Tap the 4 to 8 members here tonight.")
     ann = page.get_by_role("button", name="Ann not here")
-    assert in_window(page, ann), ann.bounding_box()
+
+    def teams(phone: Phone) -> None:
+        assert in_window(page, ann), (phone.tag, ann.bounding_box())
+
+    at_each_size(phone, teams)
 
     for name in ("Ann", "Bob", "Cid", "Dee"):
         tap(page, f"{name} not here")
     see(page, "Proposed teams")
     page.wait_for_timeout(400)
-    shoot(page, f"second-night-fair-teams-{phone.tag}", screenshot)
+    at_each_size(phone, lambda phone: shoot(
+        page, f"second-night-fair-teams-{phone.tag}", screenshot))
     page.get_by_label("Back", exact=True).click()
     tap(page, "All 30 games")
     expect(page).to_have_url(re.compile(rf"/group/{group.id}/games$"))
@@ -220,7 +248,7 @@ def test_fair_teams_is_one_tap_and_the_group_page_shows_the_newest_games(
     expect(page).to_have_url(re.compile(rf"/group/{group.id}/teams$"))
 
 
-@every_phone
+@each_size_checked
 def test_the_keeper_renames_a_member_from_the_groups_statistics(
     phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
     screenshot: Callable[[Page, str], Path], tmp_path: Path,
@@ -245,7 +273,8 @@ def test_the_keeper_renames_a_member_from_the_groups_statistics(
     see(page, "Dee is now Deirdre in 2 games.")
     see(page, "Deirdre")
     page.wait_for_timeout(400)
-    shoot(page, f"second-night-renamed-{phone.tag}", screenshot)
+    at_each_size(phone, lambda phone: shoot(
+        page, f"second-night-renamed-{phone.tag}", screenshot))
     open_app(page, f"{server.url}group/{group_id}", first_text="Friday bish")
     expect(page.get_by_role("button", name="Deirdre", exact=True)).to_be_visible()
     expect(page.get_by_role("button", name="Dee", exact=True)).to_have_count(0)
@@ -258,7 +287,7 @@ def test_the_keeper_renames_a_member_from_the_groups_statistics(
     other.context.close()
 
 
-@every_phone
+@each_size_checked
 def test_a_keeper_takes_a_member_out_and_removes_a_phone(
     phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
     screenshot: Callable[[Page, str], Path], tmp_path: Path,
@@ -278,7 +307,8 @@ def test_a_keeper_takes_a_member_out_and_removes_a_phone(
     see(page, re.compile(r"^This phone\s+keeper since "))
     see(page, re.compile(r"^Phone 2\s+keeper since "))
     page.wait_for_timeout(400)
-    shoot(page, f"second-night-people-{phone.tag}", screenshot)
+    at_each_size(phone, lambda phone: shoot(
+        page, f"second-night-people-{phone.tag}", screenshot))
     page.get_by_label("Take Eve out", exact=True).click()
     see(page, "Take Eve out?")
     page.get_by_role("button", name="Take out", exact=True).click()
@@ -318,7 +348,7 @@ def seed_long_names(data: Path) -> tuple[str, str]:
     return group.id, game.id
 
 
-@every_phone
+@each_size_checked
 def test_long_names_wrap_or_end_in_an_ellipsis_and_keep_their_marks(
     phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
     screenshot: Callable[[Page, str], Path], tmp_path: Path,
@@ -331,37 +361,45 @@ def test_long_names_wrap_or_end_in_an_ellipsis_and_keep_their_marks(
     page = phone.page
     as_phone(page, TABLE)
     open_app(page, f"{server.url}group/{group_id}", first_text=LONG_GROUP)
-    assert_fits(page, [LONG_GROUP])  # the title wraps, whole
     row = page.get_by_role("button", name=re.compile(r"^Mary Catherine MacDonald & "))
     expect(row).to_contain_text(re.compile(r"\d+–\d+ · finished · \d\d \w{3}"))
-    box = row.bounding_box()
-    # Room for two lines of names and the line of score and date (a fixed 64 px row
-    # hid the score under the names).
-    assert box is not None and box["height"] >= 3 * 20 + 12, box
-    assert box["x"] + box["width"] <= phone.width
-    page.wait_for_timeout(400)
-    shoot(page, f"second-night-long-group-{phone.tag}", screenshot)
+
+    def group_page(phone: Phone) -> None:
+        assert_fits(page, [LONG_GROUP])  # the title wraps, whole
+        box = row.bounding_box()
+        # Room for two lines of names and the line of score and date (a fixed 64 px row
+        # hid the score under the names).
+        assert box is not None and box["height"] >= 3 * 20 + 12, (phone.tag, box)
+        assert box["x"] + box["width"] <= phone.width, (phone.tag, box)
+        page.wait_for_timeout(400)
+        shoot(page, f"second-night-long-group-{phone.tag}", screenshot)
+
+    at_each_size(phone, group_page)
     row.click()
     see(page, "Score sheet")
     counts = f"Counts for {LONG_GROUP}"
     expect(page.get_by_role("button", name=counts)).to_be_visible()
-    assert_fits(page, [counts])
-    page.wait_for_timeout(400)
-    shoot(page, f"second-night-long-sheet-{phone.tag}", screenshot)
+
+    def sheet(phone: Phone) -> None:
+        assert_fits(page, [counts])
+        page.wait_for_timeout(400)
+        shoot(page, f"second-night-long-sheet-{phone.tag}", screenshot)
+
+    at_each_size(phone, sheet)
+    # The TV board beside each phone size: a page of plain HTML, loaded at each size.
     board = page.context.new_page()
-    board.set_viewport_size(page.viewport_size or {"width": phone.width, "height": 640})
-    for size in ({"width": 1280, "height": 720}, page.viewport_size):
-        assert size is not None
-        board.set_viewport_size(size)
-        board.goto(f"{server.url}leaderboard?group={group_id}")
-        expect(board.locator("#title")).to_have_text(LONG_GROUP)
-        expect(board.locator("#board tbody td.who").first).to_contain_text("provisional")
-        shown = board.evaluate(MARK_SHOWN)
-        assert shown and all(r["marked"] and r["whole"] for r in shown), shown
-        shoot(board, f"second-night-long-tv-{size['width']}-{phone.tag}", screenshot)
+    for width, height in phone.sizes:
+        for size in ({"width": 1280, "height": 720}, {"width": width, "height": height}):
+            board.set_viewport_size(size)
+            board.goto(f"{server.url}leaderboard?group={group_id}")
+            expect(board.locator("#title")).to_have_text(LONG_GROUP)
+            expect(board.locator("#board tbody td.who").first).to_contain_text("provisional")
+            shown = board.evaluate(MARK_SHOWN)
+            assert shown and all(r["marked"] and r["whole"] for r in shown), (size, shown)
+            shoot(board, f"second-night-long-tv-{size['width']}-{width}x{height}", screenshot)
 
 
-@every_phone
+@each_size_checked
 def test_a_players_page_is_titled_as_the_group_writes_them(
     phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
     screenshot: Callable[[Page, str], Path], tmp_path: Path,
@@ -376,7 +414,8 @@ def test_a_players_page_is_titled_as_the_group_writes_them(
     see(page, re.compile(r"^Over all seasons: 1 game, 1 win"))
     expect(page.get_by_text(re.compile(r"^All games: "))).to_have_count(0)
     page.wait_for_timeout(400)
-    shoot(page, f"second-night-player-{phone.tag}", screenshot)
+    at_each_size(phone, lambda phone: shoot(
+        page, f"second-night-player-{phone.tag}", screenshot))
 
 
 def test_group_new_beside_a_running_server_is_handed_to_it(

@@ -13,8 +13,9 @@ from playwright.sync_api import Page, expect
 from table_steps import (
     PLAYERS,
     Phone,
+    at_each_size,
     draw_dealer,
-    every_phone,
+    each_size_checked,
     record_counted_hand,
     see,
     seed_game,
@@ -132,14 +133,19 @@ def test_a_route_that_is_no_group_is_refused_plainly(
         see(page, "There is no group at this address. Open Groups from the home screen.")
 
 
-@every_phone
+@each_size_checked
 def test_group_screens_at_phone_size(
     phone: Phone, new_context: Callable[..., Any], start_server: Callable[..., Any],
     open_app: Callable[..., float], screenshot: Callable[[Page, str], Any],
 ) -> None:
-    page, width, tag = phone.page, phone.width, phone.tag
+    """Walked at 360x640, each screen checked and shot at both sizes (`at_each_size`)."""
+    page = phone.page
     server = start_server()
     seed_game(server.data_dir, [])  # Ann & Cid against Bob & Dee, no hand yet
+
+    def shot(name: str, on: Phone = phone) -> Callable[[Phone], None]:
+        """A check that saves the screen of `on` as NAME-SIZE, light and dark."""
+        return lambda size: shoot(on.page, f"{name}-{size.tag}", screenshot)
 
     open_app(page, server.url)
     tap(page, "Groups")
@@ -150,10 +156,16 @@ def test_group_screens_at_phone_size(
     see(page, "Write it down now: it is shown only this once.", timeout=15_000)
     expect(page.get_by_text("New group")).to_have_count(0)
     page.wait_for_timeout(600)  # the accessibility tree runs a few frames ahead of paint
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    # The code is shown once: a phone turning dark (and back) still shows it (`shoot`
-    # checks the screen's words in each scheme).
-    shoot(page, f"group-code-once-{tag}", screenshot)
+
+    def code_once(phone: Phone) -> None:
+        assert page.evaluate("document.documentElement.scrollWidth") <= phone.width
+        # The code is shown once: a phone turning dark (and back) still shows it (`shoot`
+        # checks the screen's words in each scheme), and so does one turned to another
+        # size.
+        see(page, CODE)
+        shoot(page, f"group-code-once-{phone.tag}", screenshot)
+
+    at_each_size(phone, code_once)
     tap(page, "Open the group")
     see(page, "Start a game")
     # The address follows the screen: read it once it is the group's.
@@ -161,33 +173,38 @@ def test_group_screens_at_phone_size(
     group_id = page.url.rsplit("/", 1)[1]
     tap(page, "Add a game")
     see(page, "Tap a game to count it for Friday bish.")
-    shoot(page, f"group-add-game-{tag}", screenshot)
+    at_each_size(phone, shot("group-add-game"))
     tap(page, re.compile(r"^Ann & Cid vs Bob & Dee\s"))
     see(page, "Added to Friday bish.")
     see(page, "5 members, 1 game")
     expect(page.get_by_label("Take out")).to_have_count(1)
-    shoot(page, f"group-keeper-{tag}", screenshot)
+    at_each_size(phone, shot("group-keeper"))
     tap(page, re.compile(r"^Ann & Cid vs Bob & Dee\s"))
     see(page, "Counts for Friday bish")
-    shoot(page, f"group-sheet-line-{tag}", screenshot)
+    at_each_size(phone, shot("group-sheet-line"))
     page.go_back()
     see(page, "Start a game")
     tap(page, "Start a game")
     see(page, "This game will count for Friday bish.")
-    shoot(page, f"group-new-game-{tag}", screenshot)
+    at_each_size(phone, shot("group-new-game"))
     open_app(page, f"{server.url}groups", first_text="Groups")
     see(page, "All games")
-    shoot(page, f"groups-list-{tag}", screenshot)
-    other = new_context(color_scheme="light").new_page()  # shot both ways too
-    other.set_viewport_size(page.viewport_size or {"width": width, "height": 640})
-    open_app(other, f"{server.url}group/{group_id}", first_text="Enter keeper code")
-    assert other.evaluate("document.documentElement.scrollWidth") <= width
-    shoot(other, f"group-not-keeper-{tag}", screenshot)
+    at_each_size(phone, shot("groups-list"))
+    # A second phone of the size the walk is at, checked at each size as the first.
+    other = Phone(new_context(color_scheme="light").new_page(), phone.sizes)  # shot both ways too
+    other.page.set_viewport_size(page.viewport_size or {"width": phone.width, "height": 640})
+    open_app(other.page, f"{server.url}group/{group_id}", first_text="Enter keeper code")
+
+    def not_keeper(other: Phone) -> None:
+        assert other.page.evaluate("document.documentElement.scrollWidth") <= other.width
+        shoot(other.page, f"group-not-keeper-{other.tag}", screenshot)
+
+    at_each_size(other, not_keeper)
     # The keeper code on the same pad as a table code, its two halves as it is shown.
-    tap(other, "Enter keeper code")
-    see(other, "Enter the keeper code")
+    tap(other.page, "Enter keeper code")
+    see(other.page, "Enter the keeper code")
     for digit in "1234":
-        other.get_by_role("button", name=digit, exact=True).click()
-    see(other, "Digits typed: 1 2 3 4")
-    other.wait_for_timeout(400)
-    shoot(other, f"group-keeper-pad-{tag}", screenshot)
+        other.page.get_by_role("button", name=digit, exact=True).click()
+    see(other.page, "Digits typed: 1 2 3 4")
+    other.page.wait_for_timeout(400)
+    at_each_size(other, shot("group-keeper-pad", other))

@@ -11,8 +11,9 @@ from fits import assert_fits
 from playwright.sync_api import Page, expect
 from table_steps import (
     Phone,
+    at_each_size,
     draw_dealer,
-    every_phone,
+    each_size_checked,
     reads,
     see,
     seed_game,
@@ -97,12 +98,12 @@ def test_leaderboard_player_page_and_fair_teams(
     see(page, re.compile(r"^Chance to win: \w+\s&\s\w+\s\d+\s%, \w+\s&\s\w+\s\d+\s%$"))
 
 
-@every_phone
+@each_size_checked
 def test_rating_pages_at_phone_size(
     phone: Phone, start_server: Callable[..., Any], open_app: Callable[..., float],
     tmp_path: Path, screenshot: Callable[[Page, str], Path],
 ) -> None:
-    page, width, tag = phone.page, phone.width, phone.tag
+    page = phone.page
     server = _seeded(start_server, tmp_path)
     fresh = seed_game(server.data_dir, [])  # Ann & Cid against Bob & Dee, no hand yet
     for route, first, name in (("ratings", "Leaderboard", "leaderboard"),
@@ -117,9 +118,13 @@ def test_rating_pages_at_phone_size(
             see(page, "Sitting out: ", timeout=10_000)
         if name == "sheet-chances":
             see(page, re.compile(r"^Chance to win: Ann\s&\sCid\s\d+\s%, Bob\s&\sDee\s\d+\s%$"))
-        assert page.evaluate("document.documentElement.scrollWidth") <= width
-        shoot(page, f"{name}-{tag}", screenshot)
-        assert_fits(page, FITS[name][0], one_line=FITS[name][1])
+
+        def fits(phone: Phone, name: str = name) -> None:
+            assert page.evaluate("document.documentElement.scrollWidth") <= phone.width
+            shoot(page, f"{name}-{phone.tag}", screenshot)
+            assert_fits(page, FITS[name][0], one_line=FITS[name][1])
+
+        at_each_size(phone, fits)
 
 
 def test_home_and_the_leaderboard_each_open_at_their_top(

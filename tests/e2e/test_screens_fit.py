@@ -1,6 +1,7 @@
 """Nothing cut, nothing covered (issue 31, section 5): each screen state a small phone
 got wrong, at 390x844 and 360x640, light and dark, read through `fits.assert_fits`.
-Each state is also saved as a screenshot (test-artifacts/screenshots/fit-*)."""
+Each state is also saved as a screenshot (test-artifacts/screenshots/fit-*). A test
+walks at 360x640 and checks each state at both sizes (`at_each_size`)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from fits import assert_fits, box_of, raw_text
 from playwright.sync_api import Browser, Page, expect
 from table_steps import (
     Phone,
+    at_each_size,
+    each_size_checked,
+    each_size_walked,
     enter_seeded_code,
-    every_phone,
     see,
     seed_game,
     shoot,
@@ -52,7 +55,12 @@ def second_phone(browser: Browser, phone: Phone, app_url: str, open_app: Open,
     return other
 
 
-@every_phone
+# Walked from the start at each size: the server draws Record hand for the phone's height
+# (record_hand.SMALL_SCREEN: a smaller ruling under 700 px) and does not draw it again on
+# a resize that keeps a phone's margins (Router.resized), and the jump to the figures at
+# the trump's tap is made for the size at the tap: a 390x844 phone's screen is only drawn
+# on a phone opened at 390x844.
+@each_size_walked
 def test_record_hand_with_the_points_typed(phone: Phone, app_url: str, app_server: Any,
                                            open_app: Open, screenshot: Shot) -> None:
     """The ruling pinned above Save is whole, the pad's bottom row clear of it, and
@@ -64,28 +72,40 @@ def test_record_hand_with_the_points_typed(phone: Phone, app_url: str, app_serve
     tap(page, re.compile("Hearts"))
     type_points(page, "40")
     see(page, RULING)
-    shoot(page, f"fit-record-points-{phone.tag}", screenshot)
-    texts: list[str | re.Pattern[str]] = ["1", "Clear", "0", "Backspace"]
-    if not small(phone):
-        texts += ["Ann twenty", "Bob fifty", "Cid hundred", "Dee has bella"]
-    assert_fits(page, texts, floating=["Bait", RULING, "Save hand"])
+
+    def fits(phone: Phone) -> None:
+        shoot(page, f"fit-record-points-{phone.tag}", screenshot)
+        texts: list[str | re.Pattern[str]] = ["1", "Clear", "0", "Backspace"]
+        if not small(phone):
+            texts += ["Ann twenty", "Bob fifty", "Cid hundred", "Dee has bella"]
+        assert_fits(page, texts, floating=["Bait", RULING, "Save hand"])
+
+    at_each_size(phone, fits)
 
 
-@every_phone
+@each_size_checked
 def test_share_dialog(phone: Phone, app_url: str, app_server: Any, open_app: Open,
                       screenshot: Shot) -> None:
     game = seed_game(app_server.data_dir, [HAND])
     page = holder(phone, app_url, open_app, game)
-    tap(page, "Share this game")
-    see(page, re.compile(r"^Table code \d{6}$"))
-    shoot(page, f"fit-share-{phone.tag}", screenshot)
-    assert_fits(page, [re.compile(r"^Table code \d{6}$"),
-                       "Give it to whoever records hands on another phone.",
-                       "Phone name", re.compile("^This server only listens")],
-                floating=["Close"])
+
+    def fits(phone: Phone) -> None:
+        # Opened at each size: the server sizes the code for the phone's height when it
+        # draws the dialog, and a resize draws no dialog again.
+        tap(page, "Share this game")
+        see(page, re.compile(r"^Table code \d{6}$"))
+        shoot(page, f"fit-share-{phone.tag}", screenshot)
+        assert_fits(page, [re.compile(r"^Table code \d{6}$"),
+                           "Give it to whoever records hands on another phone.",
+                           "Phone name", re.compile("^This server only listens")],
+                    floating=["Close"])
+        tap(page, "Close")
+        expect(page.get_by_text(re.compile(r"^Table code \d{6}$"))).to_have_count(0)
+
+    at_each_size(phone, fits)
 
 
-@every_phone
+@each_size_checked
 def test_conflict_screen(phone: Phone, app_url: str, app_server: Any, open_app: Open,
                          screenshot: Shot, browser: Browser) -> None:
     """Two phones saved hand 2: what differs and the rarer choice are in view, clear
@@ -105,15 +125,19 @@ def test_conflict_screen(phone: Phone, app_url: str, app_server: Any, open_app: 
     see(other, "Undo last hand")
     tap(page, "Save hand")
     see(page, "Hand 2: two versions")
-    shoot(page, f"fit-conflict-{phone.tag}", screenshot)
-    assert_fits(page, [re.compile("^What differs"), "Record mine as hand 3"],
-                floating=["Keep theirs", "Use mine"])
+
+    def fits(phone: Phone) -> None:
+        shoot(page, f"fit-conflict-{phone.tag}", screenshot)
+        assert_fits(page, [re.compile("^What differs"), "Record mine as hand 3"],
+                    floating=["Keep theirs", "Use mine"])
+
+    at_each_size(phone, fits)
     # A box wraps between the teams' figures, never inside a name ("Bob" / "& Dee 62").
     assert f"Ann{NBSP}&{NBSP}Cid 100, Bob{NBSP}&{NBSP}Dee 62" in raw_text(
         page.get_by_text(re.compile(r"^Ann\s&\sCid 100")).first)
 
 
-@every_phone
+@each_size_checked
 def test_sheet_with_a_notice_from_another_phone(
     phone: Phone, app_url: str, app_server: Any, open_app: Open, screenshot: Shot,
     browser: Browser,
@@ -129,15 +153,20 @@ def test_sheet_with_a_notice_from_another_phone(
         tap(other, key)
     tap(other, "Save hand 1")
     see(page, re.compile("^Hand 1 was changed on another phone"))
-    shoot(page, f"fit-sheet-notice-{phone.tag}", screenshot)
-    assert_fits(page, ["Undo last hand", re.compile("^Hand 1 was changed on another phone")],
-                floating=["Record hand"])
+
+    def fits(phone: Phone) -> None:
+        shoot(page, f"fit-sheet-notice-{phone.tag}", screenshot)
+        assert_fits(page, ["Undo last hand",
+                           re.compile("^Hand 1 was changed on another phone")],
+                    floating=["Record hand"])
+
+    at_each_size(phone, fits)
     # A row's title keeps its suit with the word before it.
     row = page.get_by_role("button", name=re.compile(r"^2\. Ann dealt"))
     assert f"Bob called{NBSP}♦" in raw_text(row)
 
 
-@every_phone
+@each_size_checked
 def test_a_watching_phone_sees_who_won(phone: Phone, app_url: str, app_server: Any,
                                        open_app: Open, screenshot: Shot) -> None:
     """The finished game's sheet on a phone that does not hold the game: the winning
@@ -147,33 +176,47 @@ def test_a_watching_phone_sees_who_won(phone: Phone, app_url: str, app_server: A
     page = phone.page
     open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
     see(page, re.compile("^Ann & Cid win"))
-    shoot(page, f"fit-watcher-won-{phone.tag}", screenshot)
-    assert_fits(page, [re.compile("^Ann & Cid win"), re.compile(r"^5\. Dee dealt")],
-                floating=[re.compile("^(Play again|Enter table code)$")])
+
+    def fits(phone: Phone) -> None:
+        shoot(page, f"fit-watcher-won-{phone.tag}", screenshot)
+        assert_fits(page, [re.compile("^Ann & Cid win"), re.compile(r"^5\. Dee dealt")],
+                    floating=[re.compile("^(Play again|Enter table code)$")])
+
+    at_each_size(phone, fits)
 
 
-@every_phone
+@each_size_checked
 def test_new_game_below_start_game(phone: Phone, app_url: str, open_app: Open,
                                    screenshot: Shot) -> None:
     """Scrolled to the end, Play to and House rules (and, open, the last house rule)
     are clear of Start game. (This state fitted already on the code of 26 Nov.)"""
     page = phone.page
     open_app(page, f"{app_url}new", first_text="Who sits where")
-    page.mouse.move(phone.width / 2, 300)
-    page.mouse.wheel(0, 3000)
-    shoot(page, f"fit-new-game-{phone.tag}", screenshot)
-    assert_fits(page, ["Play to", re.compile("House rules")], floating=["Start game"])
+
+    def fits(phone: Phone) -> None:
+        # Scrolled to the end at each size: the end of a 390x844 screen is not where a
+        # 360x640 one's was.
+        page.mouse.move(phone.width / 2, 300)
+        page.mouse.wheel(0, 3000)
+        shoot(page, f"fit-new-game-{phone.tag}", screenshot)
+        assert_fits(page, ["Play to", re.compile("House rules")], floating=["Start game"])
+
+    at_each_size(phone, fits)
     # The house rules open: the last of them clear of Start game too.
 
     page.get_by_role("button", name=re.compile("House rules")).click()
     see(page, "Dealer may pass")
-    page.mouse.move(phone.width / 2, 300)
-    page.mouse.wheel(0, 3000)
-    shoot(page, f"fit-new-game-rules-{phone.tag}", screenshot)
-    assert_fits(page, ["Play on", "Caller wins"], floating=["Start game"])
+
+    def rules_fit(phone: Phone) -> None:
+        page.mouse.move(phone.width / 2, 300)
+        page.mouse.wheel(0, 3000)
+        shoot(page, f"fit-new-game-rules-{phone.tag}", screenshot)
+        assert_fits(page, ["Play on", "Caller wins"], floating=["Start game"])
+
+    at_each_size(phone, rules_fit)
 
 
-@every_phone
+@each_size_checked
 def test_hand_detail_dialog(phone: Phone, app_url: str, app_server: Any, open_app: Open,
                             screenshot: Shot) -> None:
     """The hand's ruling, then its buttons, with no empty band between."""
@@ -182,10 +225,14 @@ def test_hand_detail_dialog(phone: Phone, app_url: str, app_server: Any, open_ap
     page.get_by_role("button", name=re.compile(r"\b1\. \w+ dealt")).click()
     tap_target = page.get_by_role("button", name="Edit this hand")
     expect(tap_target).to_be_visible()
-    shoot(page, f"fit-hand-detail-{phone.tag}", screenshot)
-    assert_fits(page, ["Edit this hand", "Close", re.compile("^Ann & Cid called")])
-    words = page.get_by_text(re.compile(r"\S")).all()
-    above = max(b["y"] + b["height"] for b in (w.bounding_box() for w in words)
-                if b is not None and b["y"] < box_of(page, "Close")["y"])
-    gap = box_of(page, "Close")["y"] - above
-    assert gap < BAND, f"{gap:.0f} px empty above the buttons"
+
+    def fits(phone: Phone) -> None:
+        shoot(page, f"fit-hand-detail-{phone.tag}", screenshot)
+        assert_fits(page, ["Edit this hand", "Close", re.compile("^Ann & Cid called")])
+        words = page.get_by_text(re.compile(r"\S")).all()
+        above = max(b["y"] + b["height"] for b in (w.bounding_box() for w in words)
+                    if b is not None and b["y"] < box_of(page, "Close")["y"])
+        gap = box_of(page, "Close")["y"] - above
+        assert gap < BAND, f"{gap:.0f} px empty above the buttons ({phone.tag})"
+
+    at_each_size(phone, fits)

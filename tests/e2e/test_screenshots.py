@@ -1,5 +1,7 @@
 """Every screen at phone size, light and dark, saved for a person to look at
-(test-artifacts/screenshots/). Each shot also checks the screen's main words."""
+(test-artifacts/screenshots/). Each shot also checks the screen's main words. The
+screens are walked once, at 360x640, and each is shot at both sizes (`at_each_size`);
+Record hand is walked at each size (see there)."""
 
 from __future__ import annotations
 
@@ -11,8 +13,10 @@ from typing import Any
 from playwright.sync_api import Page, expect
 from table_steps import (
     Phone,
+    at_each_size,
+    each_size_checked,
+    each_size_walked,
     enter_seeded_code,
-    every_phone,
     see,
     seed_game,
     shoot,
@@ -31,12 +35,12 @@ HANDS: list[dict[str, Any]] = [
 ]
 
 
-@every_phone
+@each_size_checked
 def test_every_screen_at_phone_size(
     phone: Phone, app_url: str, app_server: Any,
     open_app: Callable[..., float], screenshot: Callable[[Page, str], Path],
 ) -> None:
-    page, width, tag = phone.page, phone.width, phone.tag
+    page = phone.page
     game = seed_game(app_server.data_dir, HANDS, rules={"forced_at": 400})
     open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
     enter_seeded_code(page, game)  # this phone records: Undo and Record hand show
@@ -51,22 +55,33 @@ def test_every_screen_at_phone_size(
     ]
     for path, words, name in shots:
         open_app(page, f"{app_url}{path}", first_text=words)
-        assert page.evaluate("document.documentElement.scrollWidth") <= width
-        shoot(page, f"{name}-{tag}", screenshot)
+
+        def fits(phone: Phone, name: str = name) -> None:
+            assert page.evaluate("document.documentElement.scrollWidth") <= phone.width
+            shoot(page, f"{name}-{phone.tag}", screenshot)
+
+        at_each_size(phone, fits)
 
     # The dialogs: Share (this phone holds the game: its code first) and the colours.
     open_app(page, f"{app_url}game/{game}", first_text="Undo last hand")
-    tap(page, "Share this game")
-    see(page, "Table code")
-    shoot(page, f"share-{tag}", screenshot)
-    tap(page, "Close")
+
+    def share(phone: Phone) -> None:
+        # Opened at each size: the server sizes the code for the phone's height when it
+        # draws the dialog, and a resize draws no dialog again.
+        tap(page, "Share this game")
+        see(page, "Table code")
+        shoot(page, f"share-{phone.tag}", screenshot)
+        tap(page, "Close")
+        expect(page.get_by_text("Table code", exact=True)).to_have_count(0)
+
+    at_each_size(phone, share)
     # Home is drawn again once the phone's stored choices are read (its Continue card):
     # a tap on the first drawing's colours button in that moment is lost.
     open_app(page, app_url, first_text="Past games")
     expect(page.get_by_role("button", name=re.compile("^Continue"))).to_be_visible()
     page.get_by_label("Screen colours").click()
     see(page, "For this phone only.")
-    shoot(page, f"colours-{tag}", screenshot)
+    at_each_size(phone, lambda phone: shoot(page, f"colours-{phone.tag}", screenshot))
     tap(page, "Close")
 
     # New game with names typed, a target of its own and the house rules open.
@@ -80,8 +95,22 @@ def test_every_screen_at_phone_size(
     see(page, "Duncan deals first")
     page.get_by_role("button", name=re.compile("House rules")).click()
     see(page, "Dealer may pass")
-    shoot(page, f"new-game-typed-{tag}", screenshot)
+    at_each_size(phone, lambda phone: shoot(page, f"new-game-typed-{phone.tag}", screenshot))
 
+
+# Walked from the start at each size: the server draws Record hand for the phone's height
+# (record_hand.SMALL_SCREEN: a smaller ruling under 700 px) and does not draw it again on
+# a resize that keeps a phone's margins (Router.resized), and its jumps (to the figures at
+# the trump's tap, to the points at an ending's) are made for the size at the tap.
+@each_size_walked
+def test_record_hand_at_phone_size(
+    phone: Phone, app_url: str, app_server: Any,
+    open_app: Callable[..., float], screenshot: Callable[[Page, str], Path],
+) -> None:
+    page, width, tag = phone.page, phone.width, phone.tag
+    game = seed_game(app_server.data_dir, HANDS, rules={"forced_at": 400})
+    open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
+    enter_seeded_code(page, game)  # this phone records
     open_app(page, f"{app_url}game/{game}/hand", first_text="Who called?")
     tap(page, "Bob called")
     tap(page, re.compile("Hearts"))

@@ -8,7 +8,16 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from table_steps import Phone, become_host, every_phone, see, seed_game, shoot, tap
+from table_steps import (
+    Phone,
+    at_each_size,
+    become_host,
+    each_size_checked,
+    see,
+    seed_game,
+    shoot,
+    tap,
+)
 
 WON = json.loads((Path(__file__).parents[1] / "data" / "won_game.json").read_text("utf-8"))
 SECOND = [{"caller": 0, "trump": "S", "points": {"team": 0, "tricks": 100}}]
@@ -43,14 +52,18 @@ def test_statistics_and_merging_two_names(
     see(page, "2 games counted")
 
 
-@every_phone
+@each_size_checked
 def test_statistics_screen_at_phone_size(
     phone: Phone, app_url: str, app_server: Any,
     open_app: Callable[..., float], screenshot: Callable[[Page, str], Path],
 ) -> None:
-    page, width, tag = phone.page, phone.width, phone.tag
+    page = phone.page
     seed_game(app_server.data_dir, WON["hands"], rules={"forced_at": 400})
     open_app(page, f"{app_url}stats", first_text="Statistics")
     see(page, "Players")
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    shoot(page, f"statistics-{tag}", screenshot)
+
+    def fits(phone: Phone) -> None:
+        assert page.evaluate("document.documentElement.scrollWidth") <= phone.width
+        shoot(page, f"statistics-{phone.tag}", screenshot)
+
+    at_each_size(phone, fits)
