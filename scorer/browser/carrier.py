@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from scorer.browser.link import Action, Close, Connect, Link, Send
+from scorer.browser.link import FIRST_DELAY_S, Action, Close, Connect, Link, Send
 
 logger = logging.getLogger(__name__)
 
@@ -120,10 +120,13 @@ class Carrier:
             elif isinstance(action, Close):
                 logger.info("sync connection closed: %s", action.reason)
                 self._drop_socket()
+        self._wake.set()
         if self.link.stage != self._stage or actions:
             self._stage = self.link.stage
-            self.changed()
-        self._wake.set()
+            try:
+                self.changed()
+            except Exception:  # a screen that failed to redraw must not stop the link
+                logger.exception("the sync line could not be redrawn")
 
     def _drop_socket(self) -> None:
         socket, self.socket = self.socket, None
@@ -135,6 +138,17 @@ class Carrier:
                 logger.debug("closing a sync socket failed", exc_info=True)
 
     async def _run(self) -> None:
+        # The link's only clock: were this task to end, a phone whose connection dropped
+        # would never try again (the page's online event does not reach the worker the
+        # app runs in), so a failed turn is logged and the next one comes after a pause.
+        while True:
+            try:
+                await self._turn()
+            except Exception:
+                logger.exception("a turn of the sync link failed")
+                await asyncio.sleep(FIRST_DELAY_S)
+
+    async def _turn(self) -> None:
         while True:
             self._wake.clear()
             wake = self.link.next_wake()

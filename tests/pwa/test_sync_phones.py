@@ -102,14 +102,22 @@ def phones(pwa_browser: Browser) -> Iterator[Callable[[], BrowserContext]]:
     """phones() -> a fresh phone's browser. The test fails if a page asked another host
     (a network cut on purpose makes failed requests: those are expected here)."""
     made: list[tuple[BrowserContext, RequestWatch]] = []
+    said: list[str] = []
+    """What the phones' pages and the app's worker logged: printed at the end, so that
+    a failed test shows it (a phone's link logs why it gave up or failed)."""
 
     def new() -> BrowserContext:
         watch = RequestWatch()
         context = watch.watch(pwa_browser.new_context(viewport=PHONE_VIEWPORT))
+        phone = len(made) + 1
+        context.on("console", lambda m: said.append(
+            f"{time.monotonic():.1f} phone {phone} {m.type}: {m.text[:500]}")
+            if len(said) < 2000 else None)
         made.append((context, watch))
         return context
 
     yield new
+    print("\n".join(["what the phones logged:", *said]))
     problems = [p for _c, w in made for p in w.problems(errors_expected=True)]
     for context, _w in made:
         context.close()
