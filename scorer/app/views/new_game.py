@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 import flet as ft
 from pydantic import ValidationError
@@ -23,10 +23,13 @@ from scorer.app.views.house_rule_rows import rule_rows
 from scorer.app.views.play_to import TARGETS, PlayTo
 from scorer.app.widgets import (
     END_SEAT_WIDTH,
+    SECTION_SPACING,
+    Keep,
     big_button,
     felt,
     notice,
     section,
+    section_controls,
     small_toggle,
     table_layout,
     update_shown,
@@ -62,7 +65,15 @@ class NewGameForm:
                 self.names = names
         self.body = ft.Column(spacing=18)
         self.felt_box = ft.Container()
-        self.dealer_box = ft.Column(spacing=8)
+        self.keep = Keep()
+        """The dealer's buttons, the same from one redraw to the next: every letter typed
+        in a name redraws them (they show the names), and a tap already on its way to a
+        button a redraw replaced would be lost (a name typed, then Draw at random at
+        once, on slow Wi-Fi or a busy server)."""
+        self.dealer_title, note = section_controls("Who deals first", note="-")
+        self.dealer_note = cast(ft.Text, note)
+        """Who deals first, once someone does: shown under the title."""
+        self.dealer_box = ft.Column(spacing=SECTION_SPACING)
         self.fields = [self._name_field(seat) for seat in range(4)]
         self.team_fields = [self._team_field(team) for team in range(2)]
         self.play_to = PlayTo(self.rules.get("target", TARGETS[1]), self._target_chosen)
@@ -247,21 +258,22 @@ class NewGameForm:
         return controls
 
     def _dealer_controls(self) -> list[ft.Control]:
+        """Who deals first: the section's parts, its buttons kept (`self.keep`) and only
+        their names and which one is chosen changed."""
         chips = [small_toggle(self._short(seat), self.dealer == seat,
-                              lambda _e, s=seat: self.pick_dealer(s)) for seat in range(4)]
+                              lambda _e, s=seat: self.pick_dealer(s),
+                              keep=self.keep, key=f"dealer-{seat}") for seat in range(4)]
+        rows = [self.keep.control(f"dealers-{row}", lambda r=row: ft.Row(
+                    chips[2 * r:2 * r + 2], spacing=6), {}) for row in range(2)]
         # Two by two: four in a row left "Playe…" and "Ther…" on a 360 px phone.
-        dealer_rows = [ft.Row(chips[:2], spacing=6), ft.Row(chips[2:], spacing=6)]
-        dealer_note = None
-        if self.dealer is not None:
-            dealer_note = f"{self._short(self.dealer)} deals first" + (
-                " (drawn)" if self.drawn else "")
-        return [section(
-            "Who deals first",
-            *dealer_rows,
-            ft.Row([big_button("Draw at random", lambda _e: self.draw_dealer(),
-                               icon=ft.Icons.CASINO, primary=False, height=48)]),
-            note=dealer_note,
-        )]
+        draw = self.keep.control("draw", lambda: ft.Row([big_button(
+            "Draw at random", lambda _e: self.draw_dealer(), icon=ft.Icons.CASINO,
+            primary=False, height=48)]), {})
+        if self.dealer is None:
+            return [self.dealer_title, *rows, draw]
+        self.dealer_note.value = f"{self._short(self.dealer)} deals first" + (
+            " (drawn)" if self.drawn else "")
+        return [self.dealer_title, self.dealer_note, *rows, draw]
 
     def _short(self, seat: int) -> str:
         return self.names[seat].strip() or f"Player {seat + 1}"
