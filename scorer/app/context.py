@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 import flet as ft
@@ -73,6 +73,8 @@ class AppContext:
     """Send a screen from `prepare` to the phone (set by the router)."""
     shown_route: Callable[[], str] = lambda: ""
     """The address of the screen on show (set by the router)."""
+    push_route: Callable[[str], Awaitable[None]] | None = None
+    """Tell the browser its address, knowing its announcement of it (set by the router)."""
     phone_known: Callable[[], None] = lambda: None
     """Apply what the browser keeps for this phone once read (set by the router)."""
     continued: str | None = None
@@ -97,13 +99,14 @@ class AppContext:
         the address, the screen waited for the old one's rebuild: sheet → Record
         hand took about twice as long at CPU/4). Not waiting for the browser to announce
         the address saves a round trip (the announcement is then taken as already
-        shown: `table_app.route_changed`)."""
+        shown, however late it comes: `Router.announced`)."""
+        push = self.push_route or self.page.push_route
         if self.prepare is None or route == self.shown_route():
-            await self.page.push_route(route)
+            await push(route)
             return
         self.put(self.prepare(route))
         # The route shown: another than asked for if a hand the phone kept is put back.
-        await self.page.push_route(self.shown_route())
+        await push(self.shown_route())
 
     def download(self, file_name: str, data: bytes) -> None:
         """Hand the browser a file to save (an exported game), and say so on screen:

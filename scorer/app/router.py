@@ -32,6 +32,9 @@ VALUE_VIEW_FIELDS = ("padding", "bgcolor", "decoration", "scroll", "spacing",
 """Fields holding plain values, not controls: set again only when they changed (an
 equal new Padding is still a change to Flet, sent to the phone with every redraw)."""
 REDRAWN_VIEW_FIELDS = CONTROL_VIEW_FIELDS + VALUE_VIEW_FIELDS
+PUSHES_KEPT = 16
+"""Addresses sent to the browser and not yet announced back, kept at most (a client
+that never announces them must not grow the list)."""
 WATCHERS_AFTER_S = 0.03
 """How long after a change the phones watching the game redraw it."""
 Builder = Callable[[AppContext, dict[str, str], dict[str, str]], ft.View]
@@ -173,6 +176,10 @@ class Router:
         self._drawn_width: float | None = None
         self._page_sent = False
         self.routes = compiled_routes()
+        self._pushed: list[str] = []
+        """Addresses sent to the browser (`push`) that it has not announced back yet."""
+        self._address = ctx.page.route or "/"
+        """The browser's address once it has taken every address sent to it."""
         self._coming: set[str] = set()
         """Games whose redraw is waiting (`_on_game_changed`): news meanwhile joins it
         (a synced phone hears a save's answer and the game's state at once)."""
@@ -211,7 +218,7 @@ class Router:
         asked = route if route is not None else (self.ctx.page.route or "/")
         self.put(self.prepare(route))
         if self.route != asked:  # another screen was shown instead: the address follows
-            self.ctx.page.run_task(self.ctx.page.push_route, self.route)
+            self.ctx.page.run_task(self.push, self.route)
 
     def prepare(self, route: str | None = None) -> ft.View:
         """Build the screen for an address, to be sent with `put`: apart, so that a
@@ -262,6 +269,34 @@ class Router:
             page.views.append(view)
         page.update()  # the first one also sends the page's theme and fonts
         self._page_sent = True
+
+    async def push(self, route: str) -> None:
+        """Tell the browser its address (the screen for it was sent). The browser
+        announces an address it is sent as it takes it (a route_change), but only one
+        that differs from its own (flet's client: `RouteState.route`, set by its page's
+        `push_route`): that announcement is then known for what it is (`announced`)."""
+        if route != self._address:
+            self._pushed.append(route)
+            del self._pushed[:-PUSHES_KEPT]
+            self._address = route
+        await self.ctx.page.push_route(route)
+
+    def announced(self, route: str) -> bool:
+        """Whether the browser's announcement of `route` only says it took an address it
+        was sent, or the one on show: then no screen is drawn for it.
+
+        The screen goes to the phone before its address (`AppContext._switch`), so a
+        player can tap on it before the phone has taken its address: the announcement
+        comes after the tap, of a screen the tap has already left (Save, then a quick
+        tap on Record hand: the sheet was drawn again, then Record hand again, and the
+        taps on the first Record hand were lost). Any other address is the player's
+        own (the browser's back button, a typed address)."""
+        if route in self._pushed:
+            del self._pushed[:self._pushed.index(route) + 1]
+            return True
+        if not self._pushed:
+            self._address = route
+        return route == self.route
 
     def _unsaved(self, route: str) -> str:
         """The route to show for `route`: another if the phone kept a hand of its game

@@ -43,10 +43,11 @@ def main(page: ft.Page) -> None:
     ctx.prepare = router.prepare
     ctx.put = router.put
     ctx.shown_route = lambda: router.route
+    ctx.push_route = router.push
     ctx.phone_known = router.phone_known
 
     def route_changed(e: ft.RouteChangeEvent) -> None:
-        if e.route != router.route:  # not the address `ctx.go` has already shown
+        if not router.announced(e.route):  # not an address the server has already shown
             router.show(e.route)
 
     def closed(_e: object) -> None:

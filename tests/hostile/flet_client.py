@@ -79,6 +79,10 @@ class FletClient:
         self.register_error = ""
         self.crashed = ""
         self.closed = False
+        self.hold_routes = False
+        """Keep the announcements of the addresses the server sends (`release_routes`):
+        a phone that has shown a screen and not yet taken its address."""
+        self.held: list[str] = []
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.settimeout(timeout)
         try:
@@ -178,7 +182,16 @@ class FletClient:
                            "result": result, "error": None})
         route = call.get("args", {}).get("route")
         if call.get("name") == "push_route" and isinstance(route, str):
-            self.go(route)  # a browser follows, and says where it went
+            if self.hold_routes:
+                self.held.append(route)
+            else:
+                self.go(route)  # a browser follows, and says where it went
+
+    def release_routes(self) -> None:
+        """Announce the addresses held back, in the order they came."""
+        held, self.held = self.held, []
+        for route in held:
+            self.go(route)
 
     # -- acting ----------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ screen was taken off and put back (the misplay toggle hides the number pad).
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -212,17 +213,67 @@ def test_the_theme_carries_no_button_style_and_does_not_animate(
         assert not styled, styled
 
 
-def record(phone: FletClient, caller: str, digits: str = "90") -> None:
-    """Record hand → caller → ♥ → the digits → Save hand."""
+ANSWER_WAIT_S = 15.0
+"""How long a tap may wait for the server's answer (a loaded 2-core machine)."""
+
+
+def tap_answered(phone: FletClient, label: str, since: int) -> None:
+    """Tap the newest button showing `label` sent after `since`, and wait for the
+    screen update that answers it (as a player taps what is on show: the caller's tap
+    draws the trumps anew)."""
+    before = phone.mark()
+    phone.click(label, since=since)
+    answered = time.monotonic() + ANSWER_WAIT_S
+    while not screen_updates(phone, before):
+        assert time.monotonic() < answered, f"no answer to the tap on {label!r}"
+        phone.pump(0.1)
+
+
+def record(phone: FletClient, caller: str, row: str, digits: str = "90") -> None:
+    """Record hand → caller → ♥ → the digits → Save hand, each tap once the server has
+    answered the one before, until the sheet shows the saved hand's `row`."""
     mark = phone.mark()
     phone.click("Record hand")
     phone.wait_for("Who called?", since=mark)
     for label in (caller, "♥", *digits):
-        phone.click(label, since=mark)
-        phone.pump(0.2)
+        tap_answered(phone, label, since=mark)
     phone.click("Save hand", since=mark)
     # The sheet under Record hand is kept: only its title and what changed come.
-    phone.wait_for("Score sheet", since=mark)
+    phone.wait_for(row, since=mark)
+
+
+def test_a_tap_before_the_phone_takes_its_address_is_not_undone_by_it(
+    start_server: StartServer, tmp_path: Path,  # noqa: F811
+) -> None:
+    """The screen goes to the phone before its address (`AppContext._switch`), so a
+    player can tap on a screen whose address the phone has not taken yet: its
+    announcement of that address then comes after the tap, and must not draw that
+    screen again (Back, then a quick tap on Record hand: the sheet came again, then
+    Record hand again, and a tap on the first Record hand was lost)."""
+    server, game_id = game_server(start_server, tmp_path)
+    with holder_phone(server, f"/game/{game_id}/hand", "Who called?") as phone:
+        phone.hold_routes = True
+        mark = phone.mark()
+        phone.click("Back")
+        phone.wait_for("Score sheet", since=mark)
+        mark = phone.mark()
+        phone.click("Record hand")
+        phone.wait_for("Who called?", since=mark)
+        end = time.monotonic() + ANSWER_WAIT_S
+        while len(phone.held) < 2:  # the addresses of the sheet and of Record hand
+            assert time.monotonic() < end, phone.held
+            phone.pump(0.1)
+        assert phone.held == [f"/game/{game_id}", f"/game/{game_id}/hand"], phone.held
+        phone.hold_routes = False
+        released = phone.mark()
+        phone.release_routes()
+        # The announcements are handled before the tap that follows them.
+        tap_answered(phone, "Bob", since=mark)
+        updates = screen_updates(phone, released)
+        said = phone.said(released)
+        assert "Score sheet" not in said, said  # the screen left, drawn again
+        assert len(updates) == 1 and "Tap the trump suit" in said, said
+    assert "Traceback" not in server.log()
 
 
 def test_a_watching_phone_gets_the_new_hand_not_the_whole_sheet_and_every_row_still_answers(
@@ -240,7 +291,7 @@ def test_a_watching_phone_gets_the_new_hand_not_the_whole_sheet_and_every_row_st
                             ("Cid", "2. Bob dealt · Cid called\u00a0♥"),
                             ("Dee", "3. Cid dealt · Dee called\u00a0♥")):
             mark, first = watcher.mark(), len(watcher.frames)
-            record(recorder, caller)
+            record(recorder, caller, row)
             watcher.wait_for(row, since=mark)
             said = watcher.said(mark)
             assert not any(text.startswith("1. ") for text in said[1:] if text != row), said
