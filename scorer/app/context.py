@@ -61,6 +61,9 @@ class AppContext:
     """The parts of the last keyed screen drawn, for its next drawing to reuse
     (a `views.kept.Kept`: only that class reads it, so the session need not
     know the screens)."""
+    share_open: object | None = None
+    """The Share panel on show (a `views.share.OpenShare`: only that module reads it),
+    drawn again with the sheet when the table code arrives."""
     actions: TableActions = field(init=False)
     _awake: bool = False
     router_refresh: Callable[[], None] = lambda: None

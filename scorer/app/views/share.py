@@ -4,6 +4,8 @@ phones that hold it."""
 from __future__ import annotations
 
 import base64
+import logging
+from dataclasses import dataclass
 
 import flet as ft
 
@@ -29,6 +31,17 @@ ALONE_COPY = ("Other phones cannot follow it live. To keep a copy, or to go on w
 SEND_LABEL = "Send to the server"
 SEND_COPY = ("Back on the table server's Wi-Fi? Send the game there: it gets a table code "
              "for the other phones.")
+
+
+@dataclass
+class OpenShare:
+    """The Share panel on show (`AppContext.share_open`), to be drawn again when what
+    it says arrives."""
+
+    game_id: str
+    facts: tuple[str | None, str | None]
+    box: ft.Container
+    dialog: ft.AlertDialog
 
 
 def png_data_url(png: bytes) -> str:
@@ -222,13 +235,50 @@ def sent_lines(code: str, address: str) -> list[ft.Control]:
 
 
 def show_share(ctx: AppContext, model: GameModel) -> None:
-    ctx.page.show_dialog(ft.AlertDialog(
+    box = ft.Container(content=share_panel(ctx, model), width=320)
+    dialog = ft.AlertDialog(
         title=ft.Text("Share this game", size=20),
-        content=ft.Container(content=share_panel(ctx, model), width=320),
+        content=box,
         content_padding=ft.Padding.only(left=16, right=16, top=12, bottom=8),
         scrollable=True,
         actions=[ft.TextButton("Close", on_click=lambda _e: ctx.page.pop_dialog())],
-    ))
+    )
+    ctx.share_open = OpenShare(model.id, shown_facts(ctx, model.id), box, dialog)
+    ctx.page.show_dialog(dialog)
+
+
+def shown_facts(ctx: AppContext, game_id: str) -> tuple[str | None, str | None]:
+    """What the panel's text depends on that can arrive while it is open: the table code
+    this phone holds, and (a phone's app) the game's address once the server has it."""
+    sync = CONFIG.phone_sync if CONFIG.alone else None
+    return (ctx.actions.table_code(game_id),
+            None if sync is None else sync.shared_address(game_id))
+
+
+def refresh_share(ctx: AppContext, model: GameModel) -> None:
+    """Draw an open Share panel of this game again if what it says has changed (its
+    text promises the table code once the server has the game); called as the sheet
+    is drawn again."""
+    shown = ctx.share_open
+    if not isinstance(shown, OpenShare):
+        return
+    if not shown.dialog.open:
+        ctx.share_open = None
+        return
+    # A game this phone started offline takes the server's id once there: its sheet is
+    # drawn again under that id while the panel opened under the phone's own.
+    if model.id not in (shown.game_id, shown_facts(ctx, shown.game_id)[1]):
+        return
+    facts = shown_facts(ctx, model.id)
+    if (model.id, facts) == (shown.game_id, shown.facts):
+        return
+    shown.game_id = model.id
+    shown.facts = facts
+    shown.box.content = share_panel(ctx, model)
+    try:
+        shown.box.update()
+    except Exception:  # closed meanwhile: nothing on show to draw again
+        logging.getLogger(__name__).debug("the Share panel is gone", exc_info=True)
 
 
 def share_icon(ctx: AppContext, model: GameModel) -> ft.Control:

@@ -21,7 +21,7 @@ from scorer.app.views.for_group import group_link, group_of_game
 from scorer.app.views.kept import Kept
 from scorer.app.views.next_game import next_game_part, night_buttons, night_to_come
 from scorer.app.views.race_chart import race_panel
-from scorer.app.views.share import share_button, share_icon
+from scorer.app.views.share import refresh_share, share_button, share_icon
 from scorer.app.views.sheet_trail import history_lines, notices_card, undone_panel
 from scorer.app.views.summary_card import summary_card, summary_details
 from scorer.app.views.sync_parts import not_sent_mark, sync_parts, unsent_hands
@@ -226,6 +226,7 @@ def sheet_view(ctx: AppContext, game_id: str, over: ft.View | None = None) -> ft
         return over or message_view(ctx, route, "Game not found", str(exc))
     replay = model.replay
     ctx.take_news(model)
+    refresh_share(ctx, model)
     # Worked out once per revision for every phone that shows it (`sheet_rows`);
     # each phone builds only the controls that changed from them (`Kept`).
     shown = sheet_values(model)
