@@ -48,6 +48,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import pytest
+from browser_setup import CHROMIUM_ARGS, fewer_frames
 from page_requests import RequestWatch
 from playwright.sync_api import BrowserContext, Page, Request
 from table_steps import (
@@ -67,15 +68,6 @@ ARTIFACTS_DIR = REPO_ROOT / "test-artifacts"
 SCREENSHOT_DIR = ARTIFACTS_DIR / "screenshots"
 
 CHROMIUM = os.environ.get("TARABISH_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PHONE_VIEWPORT = {"width": 390, "height": 844}
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 
@@ -254,7 +246,7 @@ def new_context(new_context: Callable[..., BrowserContext],
     made: list[BrowserContext] = []
 
     def make(**kwargs: Any) -> BrowserContext:
-        made.append(follow_answers(watch.watch(new_context(**kwargs))))
+        made.append(follow_answers(watch.watch(fewer_frames(new_context(**kwargs)))))
         return made[-1]
 
     request.node.tarabish_contexts = made  # read by pytest_runtest_makereport

@@ -37,6 +37,8 @@ from pwa_phone import START_TIMEOUT_MS, Phone, show_app
 REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "tests" / "e2e"))  # table_steps: what a player does
 
+from browser_setup import CHROMIUM_ARGS as BROWSER_ARGS  # noqa: E402
+from browser_setup import fewer_frames  # noqa: E402
 from page_requests import RequestWatch  # noqa: E402
 
 from scorer.webbuild.build_cache import BuildCache  # noqa: E402
@@ -48,8 +50,7 @@ from tests.server_zygote import ServerProcess, start_server_process  # noqa: E40
 
 CHROMIUM = os.environ.get("TARABISH_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    *BROWSER_ARGS,
     # No name resolves but loopback: the page cannot reach any other host.
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
 ]
@@ -174,8 +175,8 @@ def phone(pwa_browser: Browser, request: pytest.FixtureRequest) -> Iterator[Phon
     """A fresh phone; the test fails if its pages asked another host, got an answer
     >= 400 or saw a request fail (@pytest.mark.server_stops: failures pass)."""
     watch = RequestWatch()
-    context = watch.watch(pwa_browser.new_context(viewport=PHONE_VIEWPORT,
-                                                  accept_downloads=True))
+    context = watch.watch(fewer_frames(pwa_browser.new_context(viewport=PHONE_VIEWPORT,
+                                                               accept_downloads=True)))
     yield Phone(context)
     stops = request.node.get_closest_marker("server_stops") is not None
     problems = watch.problems(errors_expected=stops)

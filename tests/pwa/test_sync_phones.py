@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from browser_setup import fewer_frames
 from page_requests import RequestWatch
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from table_steps import DRAWN, NOT_TAKEN, TAP_JS, see
@@ -108,7 +109,7 @@ def phones(pwa_browser: Browser) -> Iterator[Callable[[], BrowserContext]]:
 
     def new() -> BrowserContext:
         watch = RequestWatch()
-        context = watch.watch(pwa_browser.new_context(viewport=PHONE_VIEWPORT))
+        context = watch.watch(fewer_frames(pwa_browser.new_context(viewport=PHONE_VIEWPORT)))
         phone = len(made) + 1
         context.on("console", lambda m: said.append(
             f"{time.monotonic():.1f} phone {phone} {m.type}: {m.text[:500]}")
@@ -136,15 +137,13 @@ def open_app(page: Page, url: str, first_text: str) -> None:
 
 def first_visit(context: BrowserContext, base: str, route: str = "",
                 first_text: str = "New game") -> Page:
-    """A phone's first visit to the app (the page loads itself again once its service
-    worker takes over), then the app at `route`."""
+    """A phone's first visit to the app, straight to `route` as a scanned game address
+    is (the page loads itself again, hash and all, once its service worker takes over,
+    before the app starts)."""
     page = context.new_page()
-    open_app(page, base + "alone/", "New game")
+    open_app(page, base + "alone/" + route, first_text)
     page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller",
                            timeout=START_TIMEOUT_MS)
-    if route:  # the game's address opened anew (a hash alone would not load the page)
-        page.goto("about:blank")
-        open_app(page, base + "alone/" + route, first_text)
     return page
 
 
