@@ -17,11 +17,23 @@ Two savings, measured with benchmarks/bench_test_browser_cpu.py:
   phone cost 2.9 s of CPU at 60 frames, 1.75 s at 20. Every state the app shows is still
   drawn, in at most 50 ms more; animations keep their length (Flutter times them by
   the clock), they only show fewer steps, as on a slow phone.
+
+  Playwright clicks once an element's place is the same at two animation frames of its
+  own, which run at 60 a second whatever the page's rate: between two of the page's
+  frames a scrolling button looked still, and a tap during the scroll is not a tap
+  (Flutter's lists ignore taps while they scroll to show a focused box). So every click
+  first waits until the element's place is the same at two frames of the page
+  (`clicks_wait_for_a_still_place`).
 """
 
 from __future__ import annotations
 
-from playwright.sync_api import BrowserContext
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import BrowserContext, ElementHandle, Locator
+from playwright.sync_api import Error as PlaywrightError
 
 PLAYWRIGHT_DISABLED_FEATURES = (
     "AimEnabled", "AvoidCorsURLLoaderRestartOnRedirect",
@@ -76,6 +88,54 @@ last one waits for it. Callbacks keep their order (Flutter's frame, then a test'
 
 
 def fewer_frames(context: BrowserContext) -> BrowserContext:
-    """`context`, its pages drawing at most 1000 / FRAME_MS frames a second."""
+    """`context`, its pages drawing at most 1000 / FRAME_MS frames a second (and every
+    click of the process looking first that its element holds still)."""
+    clicks_wait_for_a_still_place()
     context.add_init_script(FEWER_FRAMES_JS)
     return context
+
+
+STILL_JS = """(element) => new Promise((done) => {
+  const place = () => {
+    const r = element.getBoundingClientRect();
+    return [r.x, r.y, r.width, r.height].join();
+  };
+  let last = place(), frames = 0;
+  const look = () => requestAnimationFrame(() => {
+    const now = place();
+    if (now === last || ++frames > 60) done();
+    else { last = now; look(); }
+  });
+  look();
+})"""
+"""Resolves once the element is in the same place at two of the page's frames (at most
+60 frames: 3 s at 20 a second)."""
+STILL_WAIT_MS = 5_000
+"""The longest a click waits to find its element for the look (the click itself then
+waits as Playwright does)."""
+
+
+def _still_first(click: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(click)
+    def still_click(self: Locator | ElementHandle, *args: Any, **kwargs: Any) -> Any:
+        try:
+            if isinstance(self, Locator):
+                self.evaluate(STILL_JS, timeout=STILL_WAIT_MS)
+            else:
+                self.evaluate(STILL_JS)
+        except PlaywrightError:
+            pass  # not there yet, or gone: the click says so itself
+        return click(self, *args, **kwargs)
+
+    still_click.tarabish_still = True  # type: ignore[attr-defined]
+    return still_click
+
+
+def clicks_wait_for_a_still_place() -> None:
+    """Patch Playwright's clicks and taps (Locator, ElementHandle) to look first that the
+    element holds still at the page's own frame rate (`STILL_JS`). Once a process."""
+    for cls, name in ((Locator, "click"), (Locator, "tap"), (Locator, "dblclick"),
+                      (ElementHandle, "click"), (ElementHandle, "tap")):
+        method = getattr(cls, name)
+        if not getattr(method, "tarabish_still", False):
+            setattr(cls, name, _still_first(method))
