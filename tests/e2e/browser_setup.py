@@ -21,19 +21,14 @@ Two savings, measured with benchmarks/bench_test_browser_cpu.py:
   Playwright clicks once an element's place is the same at two animation frames of its
   own, which run at 60 a second whatever the page's rate: between two of the page's
   frames a scrolling button looked still, and a tap during the scroll is not a tap
-  (Flutter's lists ignore taps while they scroll to show a focused box). So every click
-  first waits until the element's place is the same at two frames of the page
-  (`clicks_wait_for_a_still_place`).
+  (Flutter's lists ignore taps while they scroll to show a focused box). A step that
+  starts a scroll waits until the screen holds still at the page's own frames
+  (`STILL_JS`: `table_steps.type_into`). Doing so before every click cost 40 % more CPU.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from typing import Any
-
-from playwright.sync_api import BrowserContext, ElementHandle, Locator
-from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import BrowserContext
 
 PLAYWRIGHT_DISABLED_FEATURES = (
     "AimEnabled", "AvoidCorsURLLoaderRestartOnRedirect",
@@ -88,9 +83,7 @@ last one waits for it. Callbacks keep their order (Flutter's frame, then a test'
 
 
 def fewer_frames(context: BrowserContext) -> BrowserContext:
-    """`context`, its pages drawing at most 1000 / FRAME_MS frames a second (and every
-    click of the process looking first that its element holds still)."""
-    clicks_wait_for_a_still_place()
+    """`context`, its pages drawing at most 1000 / FRAME_MS frames a second."""
     context.add_init_script(FEWER_FRAMES_JS)
     return context
 
@@ -110,32 +103,4 @@ STILL_JS = """(element) => new Promise((done) => {
 })"""
 """Resolves once the element is in the same place at two of the page's frames (at most
 60 frames: 3 s at 20 a second)."""
-STILL_WAIT_MS = 5_000
-"""The longest a click waits to find its element for the look (the click itself then
-waits as Playwright does)."""
 
-
-def _still_first(click: Callable[..., Any]) -> Callable[..., Any]:
-    @functools.wraps(click)
-    def still_click(self: Locator | ElementHandle, *args: Any, **kwargs: Any) -> Any:
-        try:
-            if isinstance(self, Locator):
-                self.evaluate(STILL_JS, timeout=STILL_WAIT_MS)
-            else:
-                self.evaluate(STILL_JS)
-        except PlaywrightError:
-            pass  # not there yet, or gone: the click says so itself
-        return click(self, *args, **kwargs)
-
-    still_click.tarabish_still = True  # type: ignore[attr-defined]
-    return still_click
-
-
-def clicks_wait_for_a_still_place() -> None:
-    """Patch Playwright's clicks and taps (Locator, ElementHandle) to look first that the
-    element holds still at the page's own frame rate (`STILL_JS`). Once a process."""
-    for cls, name in ((Locator, "click"), (Locator, "tap"), (Locator, "dblclick"),
-                      (ElementHandle, "click"), (ElementHandle, "tap")):
-        method = getattr(cls, name)
-        if not getattr(method, "tarabish_still", False):
-            setattr(cls, name, _still_first(method))

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
+from browser_setup import STILL_JS
 from playwright.sync_api import BrowserContext, Page, WebSocket, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -257,6 +258,10 @@ def type_into(page: Page, label: str, text: str) -> None:
             # A busy machine redraws late: wait for the value long enough not to take a
             # late redraw for a lost key (retyping is harmless, Control+A comes first).
             expect(box).to_have_value(text, timeout=5_000)
+            # The box taking the keyboard scrolls it into view: the next tap must not
+            # land during that scroll (browser_setup: Playwright's own check is fooled
+            # at the page's 20 frames a second).
+            box.evaluate(STILL_JS)
             return
         except AssertionError:
             continue
