@@ -53,7 +53,7 @@ POSTGRES_PARAM = "postgresql"
 PostgreSQL by `request.getfixturevalue`, which the fixture closure cannot see."""
 
 
-@pytest.hookimpl(trylast=True)  # after pytest's own reordering (its fixtures' params)
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by these marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark each test `browser` and/or `postgres` by what it uses (see the docstring)."""
     for item in items:
@@ -70,7 +70,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if used & POSTGRES_FIXTURES or any(
                 isinstance(value, str) and value == POSTGRES_PARAM for value in params.values()):
             item.add_marker(pytest.mark.postgres)
-    # The longest first, so the run does not end on one worker's long test (run_order).
+
+
+@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
+def order_longest_first(items: list[pytest.Item]) -> None:
+    """The longest first, so the run does not end on one worker's long test
+    (tests/run_order.py); last, after pytest's own reordering by fixture params."""
     longest_first(items, recorded(), int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
 
 # The table servers tests start build no app for phones in the background (minutes of
