@@ -1,6 +1,6 @@
 """Fixtures for every test folder, and the markers a test gets from what it uses.
 
-Every test is marked by what it needs (pytest_collection_modifyitems below), so a
+Every test is marked by what it needs (pytest_itemcollected below), so a
 quick loop can leave out the slow kinds: `browser` (Chromium: tests/e2e,
 tests/pwa, any test using a browser fixture), `postgres` (a PostgreSQL cluster:
 the `pg_url` family, or the "postgresql" side of a store fixture) and `slow` (the
@@ -53,29 +53,28 @@ POSTGRES_PARAM = "postgresql"
 PostgreSQL by `request.getfixturevalue`, which the fixture closure cannot see."""
 
 
-@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by these marks
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Mark each test `browser`, `postgres` and/or `slow` by what it uses (see the
+    docstring), as it is collected: before `-m` deselects by these marks."""
+    used = set(getattr(item, "fixturenames", ()))
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    try:
+        folder = item.path.relative_to(TESTS).parts[0]
+    except ValueError:
+        folder = ""
+    if folder in BROWSER_FOLDERS or used & BROWSER_FIXTURES:
+        item.add_marker(pytest.mark.browser)
+    if used & SERVER_FIXTURES:
+        item.add_marker(pytest.mark.slow)
+    if used & POSTGRES_FIXTURES or any(
+            isinstance(value, str) and value == POSTGRES_PARAM for value in params.values()):
+        item.add_marker(pytest.mark.postgres)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering (its fixtures' params)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark each test `browser` and/or `postgres` by what it uses (see the docstring)."""
-    for item in items:
-        used = set(getattr(item, "fixturenames", ()))
-        params = getattr(getattr(item, "callspec", None), "params", {})
-        try:
-            folder = item.path.relative_to(TESTS).parts[0]
-        except ValueError:
-            folder = ""
-        if folder in BROWSER_FOLDERS or used & BROWSER_FIXTURES:
-            item.add_marker(pytest.mark.browser)
-        if used & SERVER_FIXTURES:
-            item.add_marker(pytest.mark.slow)
-        if used & POSTGRES_FIXTURES or any(
-                isinstance(value, str) and value == POSTGRES_PARAM for value in params.values()):
-            item.add_marker(pytest.mark.postgres)
-
-
-@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
-def order_longest_first(items: list[pytest.Item]) -> None:
     """The longest first, so the run does not end on one worker's long test
-    (tests/run_order.py); last, after pytest's own reordering by fixture params."""
+    (tests/run_order.py)."""
     longest_first(items, recorded(), int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
 
 # The table servers tests start build no app for phones in the background (minutes of
