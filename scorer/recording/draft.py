@@ -101,6 +101,11 @@ class HandDraft(BaseModel):
         return base.model_copy(update={"ending": Ending.THROWN, "thrown_by": hand.thrown_by})
 
     def with_(self, **changes: object) -> HandDraft:
+        trump = changes.get("trump")
+        if isinstance(trump, str) and not isinstance(trump, Suit) and trump != NO_TRUMP:
+            # A trump button's code ("H"): kept as the suit, or the draft's kept copy
+            # (model_dump) carries a str where its type says Suit.
+            changes["trump"] = Suit(trump)
         return self.model_copy(update=changes)
 
     # --- runs, by their worth (the quick way) -------------------------------------------

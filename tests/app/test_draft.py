@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
-from rules.cards import parse_card
+from rules.cards import Suit, parse_card
 from rules.game import Game
 from rules.hands import MisplayHand, PassedHand, PlayedHand, ThrownHand
 from rules.house_rules import HouseRules
@@ -130,3 +132,15 @@ def test_forced_rule_disables_the_dealer_with_the_reason() -> None:
 def test_no_trump_is_offered_only_under_its_house_rule() -> None:
     assert "NT" not in trump_options(GAME)
     assert trump_options(GAME.model_copy(update={"rules": HouseRules(no_trump=True)}))[-1] == "NT"
+
+
+def test_a_trump_tapped_by_its_code_is_kept_as_the_suit() -> None:
+    """The trump buttons give their code ("H"); the draft's kept copy is dumped as JSON
+    on every tap, and a str where a Suit belongs drew pydantic's serializer warning."""
+    draft = HandDraft().with_(trump="H")
+    assert draft.trump is Suit.HEARTS
+    assert HandDraft().with_(trump="NT").trump == "NT"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kept = draft.model_dump_json()
+    assert HandDraft.model_validate_json(kept) == draft
