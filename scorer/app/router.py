@@ -343,13 +343,14 @@ class Router:
         if path == "/":
             game = self.ctx.actions.game_to_continue()
             return (game.id if game else None) != self.ctx.continued
-        if path == "/new":  # New game for a group says whether it will count for it
-            return "group=" in self.route or "again=" in self.route
         if path == "/statistics":  # a group's: renaming is its keeper's
             return "group=" in self.route
         if path in LISTS and games_private(self.ctx.store):
             return True
-        if path == "/club/new":  # its form adds this phone's groups itself, keeping what was typed
+        if path in ("/new", "/club/new"):
+            # Their forms draw what this phone may do (New game: whether it keeps the
+            # group the game is for; New club night: its groups) in place, keeping what
+            # was typed (`when_identified`); a whole new screen emptied it.
             return False
         return path.startswith(("/game/", "/club/", "/group/")) or path in RIGHTS_SCREENS
 

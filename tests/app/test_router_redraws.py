@@ -99,3 +99,13 @@ def test_new_club_night_is_not_drawn_again_when_the_phone_is_known(tmp_path: Pat
     shown.show("/club/abc123")  # a night's screen depends on this phone's rights
     shown.phone_known()
     assert shown.sent == ["/club/new", "/club/abc123", "/club/abc123"]
+
+
+def test_new_game_for_a_group_is_not_drawn_again_when_the_phone_is_known(
+        tmp_path: Path) -> None:
+    """Its form draws its group line again by itself (`NewGameForm.regroup`): a whole
+    new screen emptied the names typed before the phone was known."""
+    shown = router(tmp_path)
+    shown.show("/new?group=0123abcd")
+    shown.phone_known()
+    assert shown.sent == ["/new"]

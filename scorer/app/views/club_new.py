@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import flet as ft
@@ -16,7 +15,7 @@ from scorer.app.club_text import counted_entrants, parse_entrants
 from scorer.app.context import AppContext
 from scorer.app.theme import SMALL_TAP
 from scorer.app.views.club import alone_view, club
-from scorer.app.views.common import app_bar, screen
+from scorer.app.views.common import app_bar, screen, when_identified
 from scorer.app.views.house_rule_rows import rule_rows
 from scorer.app.views.play_to import TARGETS, PlayTo
 from scorer.app.widgets import big_button, notice, section, small_toggle, toggle_style
@@ -27,9 +26,6 @@ CLOCKS = (None, 30, 45, 60)
 FAIR_MOST = 8
 """Players fair teams is for (`scorer.ratings.chances.MAX_PRESENT`: not imported, a
 phone alone has no ratings)."""
-IDENTIFY_WAITS = 300
-"""Tenths of a second to wait for the browser to say which phone this is (a busy
-server or a slow phone can take seconds; any tap before draws the groups too)."""
 ENTRANTS_HINT = {True: "One team a line: Ann & Bob", False: "One player a line: Ann"}
 
 
@@ -165,13 +161,6 @@ class NewEventForm:
 
     # -- drawing ------------------------------------------------------------------------------
 
-    async def when_identified(self) -> None:
-        for _ in range(IDENTIFY_WAITS):
-            await asyncio.sleep(0.1)
-            if self.ctx.actions.identified:
-                self.render()
-                return
-
     def _recount(self) -> None:
         self.count.value = counted_entrants(self.typed(), self.format.teams)
         self.rounds_part.controls = self._rounds()
@@ -289,7 +278,7 @@ def club_new_view(ctx: AppContext) -> ft.View:
     if not ctx.actions.identified:
         # The groups this phone keeps are known once the browser has said which phone
         # it is: drawn again then.
-        ctx.page.run_task(form.when_identified)
+        ctx.page.run_task(when_identified, ctx, form.render)
     start = ft.Row([big_button("Create club night", lambda _e: form.create(),
                                icon=ft.Icons.PLAY_ARROW)])
     return screen(route, app_bar(ctx, "New club night", back_to="/club"), [form.body],

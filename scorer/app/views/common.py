@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import Callable, Sequence
 from typing import cast
 
 import flet as ft
 
 from scorer.app.context import AppContext
 from scorer.app.theme import GAP, PAD
+
+IDENTIFY_WAITS = 300
+"""Tenths of a second a form waits for the browser to say which phone this is (a busy
+server or a slow phone can take seconds)."""
+
+
+async def when_identified(ctx: AppContext, then: Callable[[], None]) -> None:
+    """`then()` once the browser has said which phone this is, for a form that draws
+    what this phone may do (its groups, its rights) in place, keeping what was typed."""
+    for _ in range(IDENTIFY_WAITS):
+        if ctx.actions.identified:
+            then()
+            return
+        await asyncio.sleep(0.1)
 
 
 def app_bar(

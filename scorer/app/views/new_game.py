@@ -17,7 +17,7 @@ from rules.plain_text import without_unsafe
 from rules.replay import replay
 from scorer.app.context import AppContext
 from scorer.app.house_rule_text import changed_text
-from scorer.app.views.common import app_bar, own_kind, screen
+from scorer.app.views.common import app_bar, own_kind, screen, when_identified
 from scorer.app.views.for_group import AgainForGroup, ForGroup, again_for_group, for_group
 from scorer.app.views.house_rule_rows import rule_rows
 from scorer.app.views.play_to import TARGETS, PlayTo
@@ -45,6 +45,7 @@ class NewGameForm:
     def __init__(self, ctx: AppContext, again: str | None, seats: str | None = None,
                  group: str | None = None) -> None:
         self.ctx = ctx
+        self.group_id = group
         self.group: ForGroup | None = for_group(ctx, group)
         """The group the game is started for (from its page), checked again at Start."""
         self.names = ["", "", "", ""]
@@ -93,6 +94,19 @@ class NewGameForm:
             expanded=bool(self._changed_rules()),
             on_change=self._rules_opened,
         )
+
+    def regroup(self) -> None:
+        """The group line again, once this phone is known: whether it keeps the group
+        (read before that, it may not have) decides what the line says. The names
+        typed meanwhile stay: only the form's parts are drawn again."""
+        if self.group_id:
+            self.group = for_group(self.ctx, self.group_id)
+        elif self.again is not None:
+            counts = self.again_group.counts if self.again_group else True
+            self.again_group = again_for_group(self.ctx, self.again[0])
+            if self.again_group is not None:
+                self.again_group.counts = counts
+        self.render()
 
     def _prefill(self, game_id: str) -> None:
         """Play again: same seats and rules; the deal moves on from the last game."""
@@ -293,6 +307,8 @@ def new_game_view(ctx: AppContext, again: str | None = None,
                   seats: str | None = None, group: str | None = None) -> ft.View:
     form = NewGameForm(ctx, None if group else again, seats, group)
     form.body.controls = form._controls()
+    if (group or again) and not ctx.actions.identified:
+        ctx.page.run_task(when_identified, ctx, form.regroup)
     start = ft.Row([big_button("Start game", lambda _e: form.start(), icon=ft.Icons.PLAY_ARROW)])
     return own_kind(screen("/new", app_bar(ctx, "New game", back_to="/"), [form.body],
                            bottom=start))
