@@ -138,9 +138,9 @@ class Carrier:
                 logger.debug("closing a sync socket failed", exc_info=True)
 
     async def _run(self) -> None:
-        # The link's only clock: were this task to end, a phone whose connection dropped
-        # would never try again (the page's online event does not reach the worker the
-        # app runs in), so a failed turn is logged and the next one comes after a pause.
+        # The link's clock: were this task to end, a phone whose connection dropped would
+        # try again only on the page's next online event (a hint, which a flaky network
+        # may never give), so a failed turn is logged and the next one comes after a pause.
         while True:
             try:
                 await self._turn()

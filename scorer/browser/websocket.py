@@ -1,8 +1,9 @@
 """The browser's WebSocket for the sync carrier (`scorer.browser.carrier`), through
 pyodide.ffi, and the page's online/offline events (hints only: `scorer.browser.link`).
 
-Flet runs the app's Python in a web worker: WebSocket and the online/offline events
-are there too (the worker's global scope).
+Flet runs the app's Python in a web worker: WebSocket is there too (the worker's
+global scope). Chromium fires online/offline at the page only: boot.js passes them on
+and worker.js fires them again on the worker's scope, where these listeners hear them.
 """
 
 from __future__ import annotations

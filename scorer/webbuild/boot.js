@@ -250,6 +250,11 @@
   }
 
   addEventListener("online", () => checkVersion(true));
+  // Chromium fires online and offline at the page only, not in its workers: passed on
+  // to Python's worker, whose sync link takes them as hints (scorer.browser.link).
+  for (const kind of ["online", "offline"]) {
+    addEventListener(kind, () => { if (python) python.worker.postMessage({ network: kind }); });
+  }
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") checkVersion(false);
   });

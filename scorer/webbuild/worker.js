@@ -4,7 +4,8 @@
 // boot.js starts it as soon as the page runs (while Flutter's own files still
 // load and compile), so Python is ready or nearly so when Flutter connects.
 // Messages from the page: {documentUrl} first; {connect: args} when Flutter's
-// Dart side connects (jsConnect); then protocol frames (Uint8Array) for the app.
+// Dart side connects (jsConnect); then protocol frames (Uint8Array) for the app;
+// {network: "online"|"offline"} when the page hears those events.
 // To the page: "initialized" once connected, an error text if Python failed,
 // then protocol frames.
 "use strict";
@@ -321,6 +322,10 @@ self.onmessage = async (event) => {
   if (data instanceof Uint8Array) {
     if (connected) flet_js.send(data);
     else console.error("Tarabish worker: a message before the app connected");
+    return;
+  }
+  if (data && (data.network === "online" || data.network === "offline")) {
+    self.dispatchEvent(new Event(data.network)); // the page's, passed on by boot.js
     return;
   }
   if (data && data.documentUrl) {

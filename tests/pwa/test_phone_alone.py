@@ -120,8 +120,23 @@ def test_a_whole_game_on_one_phone_survives_reloads_and_going_offline(
     open_phone_site(page, server.url, first_text="Continue")
     tap(page, re.compile("^Continue"), exact=False)
     see(page, "2. Ann dealt · Bob called ♠")
+    # The page's online and offline events reach the Python worker, where the sync
+    # link takes them as hints (scorer.browser.link): Chromium fires them at the page only.
+    assert heard_in_the_worker(page, "online", lambda: phone.context.set_offline(False))
+    assert heard_in_the_worker(page, "offline", lambda: phone.context.set_offline(True))
     phone.context.set_offline(False)
     assert not phone.foreign()  # and no other host was asked, ever
+
+
+def heard_in_the_worker(page: Page, event: str, cause: Callable[[], None]) -> bool:
+    """Whether the app's Python worker hears `event` on its own scope after `cause()`
+    (waited for 15 s at most)."""
+    [worker] = [w for w in page.workers if w.url.endswith("/worker.js")]
+    worker.evaluate("(kind) => { self.tarabishHeard = new Promise((resolve) => "
+                    "addEventListener(kind, () => resolve(true), { once: true })); }", event)
+    cause()
+    return bool(worker.evaluate("() => Promise.race([self.tarabishHeard, new Promise("
+                                "(resolve) => setTimeout(() => resolve(false), 15000))])"))
 
 
 def test_a_hand_shown_as_saved_survives_closing_the_page_at_once(
