@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import pytest
 from browser_setup import STILL_JS
-from playwright.sync_api import BrowserContext, Page, WebSocket, expect
+from playwright.sync_api import BrowserContext, Locator, Page, WebSocket, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.server_zygote import run_cli
@@ -237,14 +237,21 @@ def reads(page: Page, text: str) -> None:
     expect(shown.first).to_be_visible()
 
 
-def type_into(page: Page, label: str, text: str) -> None:
-    """Tap a text box, wait for the keyboard as a person does, and type.
+def type_into(page: Page, label: str | Locator, text: str) -> None:
+    """Tap a text box (by its label, or found otherwise), wait for the keyboard as a
+    person does, and type (a new line for each "\n" of a box of several lines).
 
     Flutter makes its text input when the box takes focus; keys sent before
-    that are lost (so are some of fill()'s change events). Check, and retype.
+    that are lost (so are some of fill()'s change events: a first letter was lost
+    once in a full run). Check, and retype.
     """
-    box = page.get_by_role("textbox", name=label)
+    box = page.get_by_role("textbox", name=label) if isinstance(label, str) else label
     for _attempt in range(3):
+        # Shown first, and tapped once the screen holds still: a box below the fold
+        # scrolls into view, and a tap during that scroll lands on whatever passes
+        # under it (a Round robin button, once in a full run).
+        box.scroll_into_view_if_needed()
+        box.evaluate(STILL_JS)
         tapped(page, box.click)
         try:
             # A tap that lands while the screen is drawn again (a busy server answering

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_setup import STILL_JS
 from playwright.sync_api import BrowserContext, Page, expect
 from table_steps import type_into
 from test_sharing import enter_code, fill_hand
@@ -36,14 +35,10 @@ def set_up_night(page: Page, url: str, open_app: Callable[..., float]) -> str:
     page.get_by_role("button", name="New club night").click()
     expect(page.get_by_text("Teams, round robin")).to_be_visible()
     type_into(page, "Name of the night", "Legion Thursday")
-    box = page.get_by_role("textbox", name="Entrants")
-    box.click()
-    page.wait_for_timeout(300)
-    box.press_sequentially("\n".join(TEAMS), delay=15)
+    # Each line typed scrolls the box's caret into view: type_into ends once the
+    # screen is still (browser_setup.STILL_JS).
+    type_into(page, "Entrants", "\n".join(TEAMS))
     expect(page.get_by_text("4 teams")).to_be_visible()
-    # Each line typed scrolls the box's caret into view: tap once the screen is still
-    # (browser_setup.STILL_JS; Playwright's own check is fooled at 20 frames a second).
-    box.evaluate(STILL_JS)
     page.get_by_role("button", name="Play to 300").click()
     page.get_by_role("button", name="Create club night").click()
     page.wait_for_url(re.compile(r"/club/[0-9a-f]{8}$"))

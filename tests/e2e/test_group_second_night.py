@@ -20,6 +20,7 @@ from table_steps import (
     seed_won_games,
     shoot,
     tap,
+    type_into,
 )
 
 from scorer.events.model import EventSpec, Format
@@ -264,11 +265,7 @@ def test_the_keeper_renames_a_member_from_the_groups_statistics(
     as_phone(page, KEEPER)
     open_app(page, f"{server.url}statistics?group={group_id}", first_text="2 games counted")
     page.get_by_label("Rename Dee", exact=True).click()
-    box = page.get_by_role("textbox", name="New name")
-    box.click()
-    page.keyboard.press("Control+A")
-    page.keyboard.type("Deirdre", delay=30)
-    expect(box).to_have_value("Deirdre")
+    type_into(page, "New name", "Deirdre")
     page.get_by_role("button", name="Rename", exact=True).click()
     see(page, "Dee is now Deirdre in 2 games.")
     see(page, "Deirdre")

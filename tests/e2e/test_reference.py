@@ -8,14 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from table_steps import enter_seeded_code, reads, seed_game
+from table_steps import enter_seeded_code, reads, seed_game, type_into
 
 
 def search_for(page: Page, words: str) -> None:
-    box = page.get_by_role("textbox").first
-    box.click()
-    page.keyboard.press("Control+A")
-    box.press_sequentially(words, delay=20)
+    type_into(page, page.get_by_role("textbox").first, words)
 
 
 def test_search_finds_the_sections(
