@@ -4,6 +4,7 @@ light and dark; tests/app/test_contrast.py measures the colours."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -70,6 +71,15 @@ def test_a_club_nights_error_snack_bar_reads_plainly(
         # player closes the dialog and reads it.
         page.wait_for_timeout(300)
         shoot(page, f"club-error-snack-{phone.tag}", screenshot, 300)
+        page.keyboard.press("Escape")
+        with contextlib.suppress(AssertionError):
+            expect(snack).to_be_visible(timeout=2_000)
+            return
+        # The bar goes after 4 s, and the shots in both schemes took longer on a loaded
+        # machine: the error is made again, and read with no shot in between.
+        page.get_by_role("button", name="Result of table 1").click()
+        page.wait_for_timeout(500)
+        tap(page, "Save result")
         page.keyboard.press("Escape")
         expect(snack).to_be_visible()
 

@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import InvalidMessage
 
 from scorer.sync.messages import Applied, GameState, Watch, Welcome
 from scorer.web.sync_socket import Close
@@ -58,8 +59,7 @@ def play_through(port: int) -> None:
 
     # 32 sockets from one phone's address: the next is refused, another
     # address is not (every socket reaches the app from Caddy's 127.0.0.1).
-    many = [WirePhone(port, f"many-{n:02d}-token-0000000",
-                      source="127.0.40.3", tls=True) for n in range(32)]
+    many = [phone_of(port, f"many-{n:02d}-token-0000000", "127.0.40.3") for n in range(32)]
     code, reason = WirePhone(port, "one-more-token-00000000",
                              source="127.0.40.3", tls=True).closed()
     assert code == Close.TRY_LATER and reason
@@ -68,3 +68,13 @@ def play_through(port: int) -> None:
     assert isinstance(other.hello(), Welcome)
     for phone in (ann, bob, other, *many):
         phone.close()
+
+
+def phone_of(port: int, device: str, source: str) -> WirePhone:
+    """A phone's socket through Caddy, opened again once if the proxy dropped the
+    handshake with no answer, as a phone's link does: on a loaded machine (two full test
+    runs at once) one handshake of the 32 ended so, twice in four such runs."""
+    try:
+        return WirePhone(port, device, source=source, tls=True)
+    except InvalidMessage:
+        return WirePhone(port, device, source=source, tls=True)
