@@ -354,6 +354,26 @@ def tapped(page: Page, click: Callable[[], None]) -> None:
     page.evaluate(DRAWN)
 
 
+ROUTE_JS = """(path) => {
+  history.pushState(null, "", path);
+  dispatchEvent(new PopStateEvent("popstate", { state: null }));
+}"""
+
+
+def route_to(page: Page, path: str, first_text: str) -> None:
+    """Show the app's screen at `path` ("rules", "game/ab12cd34/hand", "ratings?group=x")
+    in the page already open, as the browser's Back and Forward do: the address changes,
+    the app asks the server for that screen, and `first_text` shows. For tests that walk
+    screens: a new load of the app costs about 1 s of the browser's CPU, this about
+    0.25 s. A test where the load itself is what is tested (a reload, a first visit, a
+    request a load makes) opens the page (`open_app`). `first_text` must not be on the
+    screen before (checked): it is how the new screen is known."""
+    shown = page.get_by_text(first_text, exact=True)
+    expect(shown, f"'{first_text}' before going to /{path}").to_have_count(0)
+    tapped(page, lambda: page.evaluate(ROUTE_JS, "/" + path.lstrip("/")))
+    expect(shown.first, f"'{first_text}' at /{path}").to_be_visible()
+
+
 def tap(page: Page, name: str | re.Pattern[str], exact: bool = True) -> None:
     button = page.get_by_role("button", name=name, exact=exact) if isinstance(name, str) \
         else page.get_by_role("button", name=name)

@@ -17,6 +17,7 @@ from table_steps import (
     each_size_checked,
     each_size_walked,
     enter_seeded_code,
+    route_to,
     see,
     seed_game,
     shoot,
@@ -54,7 +55,7 @@ def test_every_screen_at_phone_size(
         ("count", "Card counter", "card-counter"),
     ]
     for path, words, name in shots:
-        open_app(page, f"{app_url}{path}", first_text=words)
+        route_to(page, path, words)  # a walk through the app: each screen, not each load
 
         def fits(phone: Phone, name: str = name) -> None:
             assert page.evaluate("document.documentElement.scrollWidth") <= phone.width
