@@ -382,9 +382,10 @@ class Router:
         self.game_changed(game_id)
 
     async def _on_redraw_all(self, message: str) -> None:
+        # The game on show, as for news of it: a phone keeping the game hears a save's
+        # answer, which moves the game and the sheet's line at once (one redraw).
         if message == live.REDRAW_ALL and self.game_id is not None:
-            await asyncio.sleep(WATCHERS_AFTER_S)
-            self.game_changed(self.game_id)
+            await self._on_game_changed("", self.game_id)
 
     def game_changed(self, game_id: str) -> None:
         """Redraw a sheet of this game; a hand being entered keeps its taps and

@@ -109,3 +109,26 @@ def test_new_game_for_a_group_is_not_drawn_again_when_the_phone_is_known(
     shown.show("/new?group=0123abcd")
     shown.phone_known()
     assert shown.sent == ["/new"]
+
+
+def test_the_sync_line_moving_with_the_game_draws_the_sheet_once(tmp_path: Path) -> None:
+    """A save's answer on a phone keeping the game moves the game (the hand is in) and the
+    sheet's line (nothing waits to be sent) at once: one redraw of the sheet, not one for
+    each (the phone's CPU, on whatever tap comes next)."""
+    import asyncio
+
+    from scorer.app import live
+
+    shown = router(tmp_path)
+    shown.game_id = "0123abcd"
+    asked: list[str] = []
+    shown.game_changed = asked.append  # type: ignore[method-assign]
+
+    async def answer() -> None:
+        await asyncio.gather(shown._on_game_changed("", "0123abcd"),
+                             shown._on_redraw_all(live.REDRAW_ALL))
+        await asyncio.gather(shown._on_redraw_all(live.REDRAW_ALL),
+                             shown._on_game_changed("", "0123abcd"))
+
+    run_async(answer())
+    assert asked == ["0123abcd", "0123abcd"]
