@@ -1,7 +1,7 @@
 """Taps on a phone that keeps the game (the app in the browser, synced with the table
 server) over a weak network, beside the same phone on no delay and a bare Flet page.
 
-    uv run python benchmarks/bench_sync_taps.py --site SITE [--rounds 3] [--rate 4]
+    uv run python benchmarks/bench_sync_taps.py --site SITE [--rounds 3] [--rate 4] [--interleave]
 
 SITE is a built phone-alone site (`uv run tarabish build-web SITE`, or the one the pwa
 tests build). Starts on loopback (1) the bare Flet app of benchmarks/bench_taps.py and
@@ -11,7 +11,9 @@ that holds every chunk `delay` each way (tests/e2e/tcp_forwarder.py). One headle
 Chromium (390x844), CPU slowed with CDP (`--rate`, 4: a mid-range phone). The app's
 phone enters the game's table code, then plays `--rounds` rounds of bench_taps' round
 (Record hand, caller, trump, four pad taps, two caller taps, Save, home, New game,
-back) at each round trip (0, 300 ms, 2 s), the bare page's rounds in between.
+back) at each round trip (0, 300 ms, 2 s), the bare page's rounds in between: all the
+rounds of one round trip, then the next; with `--interleave`, one unmeasured round, then
+one round of each round trip in turn (see `schedule`).
 
 Printed: medians per action (ms in the page, to the text that answers the tap) for the
 bare page and for the app at each round trip, and the app's ratio to its own figure
@@ -47,6 +49,20 @@ DELAYS = (("no delay", 0.0), ("300 ms", 0.15), ("2 s", 1.0))
 TAPS = [a for a in ACTIONS if not a.startswith(("reload", "first load"))]
 
 
+def schedule(rounds: int, interleave: bool) -> list[tuple[str, float, int]]:
+    """(round trip, delay each way, rounds) in the order they run: every round trip's
+    rounds in a row, or with `interleave` one round of each in turn, the first of each
+    turn moving along, so that warming up, the game growing a hand a round and the
+    machine's load over the minutes fall on every round trip alike."""
+    if not interleave:
+        return [(label, delay, rounds) for label, delay in DELAYS]
+    turns: list[tuple[str, float, int]] = []
+    for r in range(rounds):
+        turn = DELAYS[r % len(DELAYS):] + DELAYS[:r % len(DELAYS)]
+        turns += [(label, delay, 1) for label, delay in turn]
+    return turns
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
@@ -65,6 +81,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--rate", type=float, default=4)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--interleave", action="store_true",
+                        help="after a warm-up round, one round at each round trip in turn")
     args = parser.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-sync-taps-"))
@@ -78,7 +96,8 @@ def main() -> int:
                  "--phone-site", str(args.site)], f"http://127.0.0.1:{app_port}/",
                 tmp / "app.log", env={"TARABISH_CACHE": str(tmp / "cache")})
     weak = Forwarder([app_port])
-    results: dict[str, Any] = {"rounds": args.rounds, "rate": args.rate}
+    results: dict[str, Any] = {"rounds": args.rounds, "rate": args.rate,
+                               "interleave": args.interleave}
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
@@ -99,13 +118,22 @@ def main() -> int:
                 throttle(phone.page, args.rate)
             bare_times: dict[str, list[float]] = {}
             app_times: dict[str, dict[str, list[float]]] = {}
-            for label, delay in DELAYS:
-                weak.delay_s = delay
+            if args.interleave:
+                one_round(b, RESUME)  # warm-up, not counted
+                one_round(a, RESUME)
+                b.times.clear()
+            for label, delay, rounds in schedule(args.rounds, args.interleave):
+                if delay != weak.delay_s:
+                    # What the last round trip still carries comes in before this round:
+                    # its answers must not land on this round's taps.
+                    before, weak.delay_s = weak.delay_s, delay
+                    a.page.wait_for_timeout(2000 * max(before, delay) + 500)
                 a.times.clear()
-                for _ in range(args.rounds):
+                for _ in range(rounds):
                     one_round(b, RESUME)
                     one_round(a, RESUME)
-                app_times[label] = {k: list(v) for k, v in a.times.items()}
+                for k, v in a.times.items():
+                    app_times.setdefault(label, {}).setdefault(k, []).extend(v)
                 for k, v in b.times.items():
                     bare_times.setdefault(k, []).extend(v)
                 b.times.clear()
