@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from scorer.browser.link import FIRST_DELAY_S, Action, Close, Connect, Link, Send
+from scorer.browser.app_update import check_for_update
+from scorer.browser.link import FIRST_DELAY_S, UPDATE, Action, Close, Connect, Link, Send
 
 logger = logging.getLogger(__name__)
 
@@ -120,6 +121,10 @@ class Carrier:
             elif isinstance(action, Close):
                 logger.info("sync connection closed: %s", action.reason)
                 self._drop_socket()
+                if action.reason == UPDATE:
+                    # The server judges with newer rules: the page takes the host's
+                    # version at a calm moment (its service worker), not at a reload.
+                    check_for_update()
         self._wake.set()
         if self.link.stage != self._stage or actions:
             self._stage = self.link.stage

@@ -72,6 +72,9 @@ class Close:
 
 
 Action = Connect | Send | Close
+UPDATE = "update"
+"""The reason of the `Close` that ends the link for good: the server told this app to
+update (the carrier asks the page to take the host's version)."""
 
 
 def retry_delay(failures: int, jitter: float, cap: float = MAX_DELAY_S) -> float:
@@ -170,7 +173,7 @@ class Link:
         if self.client.update_needed:
             self.stage = Stage.STOPPED
             self.client.disconnected()
-            return [Close("update")]
+            return [Close(UPDATE)]
         return self._flush(now)
 
     def closed(self, now: float) -> list[Action]:
