@@ -5,8 +5,8 @@ server) over a weak network, beside the same phone on no delay and a bare Flet p
 
 SITE is a built phone-alone site (`uv run tarabish build-web SITE`, or the one the pwa
 tests build). Starts on loopback (1) the bare Flet app of benchmarks/bench_taps.py and
-(2) the table server with the site under /alone/ and the sync socket
-(tests/pwa/sync_table.py) with a seeded game (target 5000), reached through a forwarder
+(2) the table server (`python -m scorer.cli`, its own sync socket) with the site under
+/alone/ and a seeded game (target 5000), reached through a forwarder
 that holds every chunk `delay` each way (tests/e2e/tcp_forwarder.py). One headless
 Chromium (390x844), CPU slowed with CDP (`--rate`, 4: a mid-range phone). The app's
 phone enters the game's table code, then plays `--rounds` rounds of bench_taps' round
@@ -91,7 +91,7 @@ def main() -> int:
     data_dir = tmp / "data-app"
     game = seed_game(data_dir, [], rules={"target": 5000})
     bare = start([sys.executable, "-c", BARE_APP, str(bare_port)], bare_url, tmp / "bare.log")
-    app = start([sys.executable, str(REPO / "tests" / "pwa" / "sync_table.py"), "--no-open",
+    app = start([sys.executable, "-m", "scorer.cli", "--no-open",
                  "--host", "127.0.0.1", "--port", str(app_port), "--data-dir", str(data_dir),
                  "--phone-site", str(args.site)], f"http://127.0.0.1:{app_port}/",
                 tmp / "app.log", env={"TARABISH_CACHE": str(tmp / "cache")})

@@ -3,8 +3,8 @@ game, a tap is answered on the phone whatever the network, a save shows at once 
 small mark until the server has it, a phone cut off records alone and survives being
 closed, and a hand two phones recorded apart shows both versions.
 
-The server is the table server with the sync core on its websocket (tests/pwa/
-sync_table.py); one phone reaches it through a forwarder that delays every chunk
+The server is the table server itself (`python -m scorer.cli`), its own sync socket
+(scorer/web/sync_socket.py, bounds and all); one phone reaches it through a forwarder that delays every chunk
 (tests/e2e/tcp_forwarder.py) and can drop the network (its connections aborted, new ones
 refused) while the browser is set offline too (Playwright's offline leaves an open
 websocket open: docs STACK_NOTES)."""
@@ -74,7 +74,7 @@ def sync_server(built_site: Path, tmp_path: Path) -> Iterator[SyncServer]:
     data, log_path = tmp_path / "table", tmp_path / "table.log"
     with log_path.open("ab") as log:
         process = subprocess.Popen(
-            [sys.executable, str(REPO_ROOT / "tests" / "pwa" / "sync_table.py"), "--no-open",
+            [sys.executable, "-m", "scorer.cli", "--no-open",
              "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data),
              "--phone-site", str(built_site)],
             cwd=REPO_ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1",
