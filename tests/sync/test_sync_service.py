@@ -310,6 +310,22 @@ def test_the_table_code_makes_a_phone_hold_the_game(service: SyncService) -> Non
     assert isinstance(only(send(service, bob, Push(changes=(add(game, 1),)))), Applied)
 
 
+def test_the_trail_names_the_phone_that_made_each_change(service: SyncService) -> None:
+    """Each synced change goes into the game's trail under the phone that sent it (its
+    label, as a drawn page's change is), with the phone's own time beside the server's."""
+    ann, bob = greeted(service), greeted(service, BOB, "10.0.0.2")
+    game = started(service, ann)
+    code = service.rights.code(game)
+    assert isinstance(only(send(service, bob, Claim(game=game, code=code or ""))), GameState)
+    assert isinstance(only(send(service, bob, Push(changes=(add(game, 1),)))), Applied)
+    assert isinstance(only(send(service, ann, Push(changes=(add(game, 2, MADE_0),)))), Applied)
+    started_by, bobs, anns = service.store.get_game(game).history
+    ann_label, bob_label = service.rights.phone_label(ANN), service.rights.phone_label(BOB)
+    assert ann_label != bob_label
+    assert (started_by["by"], bobs["by"], anns["by"]) == (ann_label, bob_label, ann_label)
+    assert all(entry["phone_at"] and entry["at"] for entry in (started_by, bobs, anns))
+
+
 def test_wrong_codes_are_braked(service: SyncService) -> None:
     ann, bob = greeted(service), greeted(service, BOB, "10.0.0.2")
     game = started(service, ann)
