@@ -11,7 +11,7 @@ from scorer.app.context import AppContext
 from scorer.app.game_view_model import GameModel
 from scorer.app.theme import RADIUS
 from scorer.store.errors import StoreError
-from scorer.text.trail import hand_line, local_time
+from scorer.text.trail import hand_line, local_time, phone_time
 
 
 def history_lines(model: GameModel, trail: tuple[HandEntry, ...]) -> list[str]:
@@ -21,6 +21,8 @@ def history_lines(model: GameModel, trail: tuple[HandEntry, ...]) -> list[str]:
     lines = []
     for entry in trail:
         when = f"at {local_time(entry.at)[-5:]}"
+        if made := phone_time(entry):  # kept on a phone offline, sent later
+            when += f" ({made})"
         where = f"on {entry.by} " if entry.by else ""
         if isinstance(entry, Added):
             lines.append(f"Recorded {where}{when}.")
