@@ -267,21 +267,26 @@ def test_a_game_without_a_server_stays_the_phones_own(table: Table) -> None:
 def test_a_refused_waiting_change_says_why_and_the_rest_are_kept(table: Table) -> None:
     async def body() -> None:
         ann, bob = table.phone(ANN, "ann"), table.phone(BOB, "bob")
-        game = table.start(ann, bob)
+        game, other = table.start(ann, bob), table.start(ann, bob)
         table.wire.cut()
         ann.games.add_hand(game, made(10), expected_revision=1)
+        ann.games.add_hand(other, made(30), expected_revision=1)
         ann.games.add_hand(game, made(20), expected_revision=2)
-        # Meanwhile Ann's right to the game is taken away on the server.
+        # Meanwhile Ann's right to the first game is taken away on the server.
         table.wire.rights.forget(game)
         stored = table.wire.store.get_game(game)
         table.wire.rights.start(stored.id, BOB)
         table.wire.up = True
         ann.later(MAX_DELAY_S)
+        bob.later(MAX_DELAY_S)
         table.wire.settle()
         words = [n.words for n in ann.sync.notices(game)]
         assert words and all(isinstance(w, str) and w for w in words)
         assert table.server_hands(game) == []
         assert hands(ann, game) == []  # what the server refused is not shown as saved
+        # The rest went on: the other game's hand, waiting between the refused two.
+        assert table.server_hands(other) == [30] == hands(ann, other) == hands(bob, other)
+        assert ann.sync.unsent(other) == frozenset() and not ann.sync.notices(other)
         table.close()
 
     run(body)
