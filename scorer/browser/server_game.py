@@ -3,9 +3,10 @@
 A community's game address (`/game/<id>`) sends a phone that can run the app to
 `/alone/game/<id>` of the same server (scorer.web.game_address): the app, under its
 own scope, on that game. `server_game_of` reads the game's id from that address;
-`scorer.browser.start` puts it in `CONFIG.server_game`, where the app (and the synced
-store, when it comes) finds it. Until the phone holds a server's game itself, its
-sheet says where the game lives, with a link to the server's own page of it.
+`scorer.browser.start` puts it in `CONFIG.server_game`, where the app and its synced
+store find it: the phone follows the game on the sync socket and keeps it. Until the
+game has reached the phone once, a first try that fails (a server without the socket)
+shows where the game lives, with a link to the server's own page of it.
 """
 
 from __future__ import annotations
