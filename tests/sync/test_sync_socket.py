@@ -4,8 +4,10 @@ database), spoken to by small phones of JSON frames (tests/sync/wire.py)."""
 
 from __future__ import annotations
 
+import json
 import signal
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -328,3 +330,44 @@ def test_a_gone_game_is_said(shared: Served) -> None:
     ann = WirePhone(server.port, ANN, source="127.0.11.1")
     ann.hello([("0badc0de", 3)])
     assert ann.expect(Gone).game == "0badc0de"
+
+
+def test_a_club_nights_board_hears_a_hand_saved_through_the_sync(
+        tmp_path: Path, page_file_cache: Path) -> None:
+    """A club night's table played on a phone that keeps the game: its save through the
+    sync socket reaches the hall's board (which waits for news of the night) at once."""
+    from scorer.events.board import board_json
+    from scorer.events.service import EventService
+    from scorer.rights import TableCodes, TableRights
+    from scorer.store import GameStore
+    from tests.e2e.club_seats import seed_night
+
+    data = tmp_path / "data"
+    event_id = seed_night(data, 2, "started")
+    with GameStore(data) as store:
+        game = board_json(EventService(store).view(event_id))["tables"][0]["game"]
+    TableRights(TableCodes(data)).start(game, ANN)  # the phone that holds table 1
+    server = serve(data, page_file_cache)
+    try:
+        board = f"http://127.0.0.1:{server.port}/board/{event_id}/state"
+        with urllib.request.urlopen(board, timeout=10) as answer:
+            tag = answer.headers["X-Board-Version"]
+            assert json.loads(answer.read())["tables"][0]["hands"] == 0
+        ann = WirePhone(server.port, ANN)
+        ann.hello()
+        ann.send(Watch(game=game))
+        state = ann.expect(GameState)
+        assert state.holds
+        [applied] = ann.push(add(game, state.game.revision))
+        assert isinstance(applied, Applied), applied
+        saved = time.monotonic()
+        # The board's next question waits for news of the night (up to its 25 s).
+        with urllib.request.urlopen(f"{board}?after={tag}", timeout=30) as answer:
+            assert answer.status == 200, "the board was not told of the sync's save"
+            table = json.loads(answer.read())["tables"][0]
+        assert table["hands"] == 1 and table["points"] != [0, 0], table
+        print(f"board told {time.monotonic() - saved:.2f} s after the save")
+        ann.close()
+    finally:
+        server.stop()
+    assert "Traceback" not in server.log()
