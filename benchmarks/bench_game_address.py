@@ -41,7 +41,9 @@ from table_steps import seed_game  # noqa: E402
 HALL_WIFI = {"offline": False, "latency": 20, "downloadThroughput": 30e6 / 8,
              "uploadThroughput": 30e6 / 8}
 DRAWN_TEXT = "Hand 1: Dee deals"
-APP_TEXT = "This game lives on the server"
+APP_TEXT = DRAWN_TEXT
+"""The app's sheet of the game starts with the same line (it follows the game on the
+server's sync socket and keeps it)."""
 
 
 def shaped(browser: Browser, text: str) -> tuple[Page, dict[str, float]]:
@@ -82,7 +84,7 @@ def main() -> int:
                     str(args.site.resolve()), "--open-games-in", "app"], url, tmp / "server.log")
     rows: dict[str, list[float]] = {k: [] for k in (
         "drawn first visit s", "drawn first visit MB", "drawn reload s",
-        "app first visit s", "app later start s")}
+        "app first visit s", "app first visit MB", "app later start s")}
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
@@ -94,8 +96,9 @@ def main() -> int:
                 page.wait_for_timeout(1_000)
                 rows["drawn reload s"].append(seconds_to(page, None))
                 page.context.close()
-                page, _got = shaped(browser, APP_TEXT)
+                page, got = shaped(browser, APP_TEXT)
                 rows["app first visit s"].append(seconds_to(page, f"{url}alone/game/{game}"))
+                rows["app first visit MB"].append(got["bytes"] / 1e6)  # to its first line
                 page.wait_for_timeout(3_000)  # the service worker keeps the rest meanwhile
                 rows["app later start s"].append(seconds_to(page, None))
                 page.context.close()

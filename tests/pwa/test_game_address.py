@@ -28,6 +28,13 @@ LIVES_THERE = "This game lives on the server: open it there to see it and record
 UPDATING = re.compile("^A newer Tarabish is on the server")
 NO_WASM = "delete window.WebAssembly;"
 LITTLE_MEMORY = "Object.defineProperty(Navigator.prototype, 'deviceMemory', {get: () => 0.5});"
+NO_SERVICE_WORKER = "delete Navigator.prototype.serviceWorker;"
+BROKEN_WORKER = """window.Worker = class {
+  constructor() { setTimeout(() => this.onerror && this.onerror(new Event("error")), 0); }
+  postMessage() {}
+  terminate() {}
+};"""
+"""The app's Python worker does not load (a browser that refuses it, a file cut short)."""
 MARK = "tarabishBeforeUpdate"
 """Set on the page by the test: a page the app loaded again has none."""
 OWN_VERSION_JS = """() => new Promise((resolve) => {
@@ -85,7 +92,8 @@ def test_a_communitys_game_address_opens_the_game_in_the_app(
     assert page.url == f"{server.url}game/{game}?drawn=1"
 
 
-@pytest.mark.parametrize("script", [NO_WASM, LITTLE_MEMORY], ids=["no-wasm", "little-memory"])
+@pytest.mark.parametrize("script", [NO_WASM, NO_SERVICE_WORKER, LITTLE_MEMORY, BROKEN_WORKER],
+                         ids=["no-wasm", "no-service-worker", "little-memory", "app-fails"])
 def test_a_phone_that_cannot_run_the_app_gets_the_drawn_page_by_itself(
     phone: Phone, table_server: Callable[..., Any], tmp_path: Path, script: str,
 ) -> None:
@@ -94,11 +102,14 @@ def test_a_phone_that_cannot_run_the_app_gets_the_drawn_page_by_itself(
     phone.context.add_init_script(script)
     page = phone.new_page()
     page.goto(f"{server.url}game/{game}", wait_until="commit")
-    wait_for_url(page, rf"/game/{game}\?drawn=1$", "the drawn page", timeout_ms=30_000)
-    if script == LITTLE_MEMORY:  # the drawn page works there
+    wait_for_url(page, rf"/game/{game}\?drawn=1$", "the drawn page",
+                 timeout_ms=120_000 if script == BROKEN_WORKER else 30_000)
+    if script in (LITTLE_MEMORY, BROKEN_WORKER):  # the drawn page works there
         see_drawn(page)
-    # Even at the app's own address, a browser with no WebAssembly goes there too.
-    if script == NO_WASM:
+    if script == BROKEN_WORKER:
+        return  # it tried the app (its files were loaded), which could not start
+    # Even at the app's own address, a browser that cannot run it goes there too.
+    if script in (NO_WASM, NO_SERVICE_WORKER):
         phone.context.clear_cookies()
         page.goto(f"{server.url}alone/game/{game}", wait_until="commit")
         wait_for_url(page, rf"/game/{game}\?drawn=1$", "the drawn page from the app's address",
