@@ -105,6 +105,18 @@ def test_recording_alone_is_one_calm_line_and_marks_the_hands_not_sent(
     assert "This phone is recording alone: 1 change waits to be sent." in drawn()
 
 
+def test_an_app_told_to_update_says_so_on_the_sheet(
+        sheet: tuple[FakeSync, Callable[[], list[str]]]) -> None:
+    """Told to update, the phone sends nothing more until the new app runs: the sheet
+    says so in its one line (the page takes the new version at a calm moment)."""
+    from scorer.app.phone_sync import UPDATE_LINE
+
+    fake, drawn = sheet
+    fake.shown = SyncLine(alone=True, waiting=1, update=True)
+    shown = drawn()
+    assert UPDATE_LINE in shown and not any("recording alone" in t for t in shown)
+
+
 def test_a_clash_and_the_refusals_are_shown_until_chosen_and_read(
         sheet: tuple[FakeSync, Callable[[], list[str]]]) -> None:
     fake, drawn = sheet

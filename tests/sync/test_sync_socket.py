@@ -19,11 +19,13 @@ from scorer.sync.messages import (
     Error,
     GameState,
     Gone,
+    Hello,
     Ping,
     Pong,
     Problem,
     Reason,
     Refused,
+    Update,
     Watch,
     Welcome,
 )
@@ -299,6 +301,17 @@ def test_a_phone_that_does_not_read_is_let_go(shared: Served) -> None:
     assert code in (None, Close.NOT_READING)  # cut: it never read the close frame
     ann.send(Ping(n=5))
     assert ann.expect(Pong).n == 5  # the others go on
+
+def test_an_app_older_than_the_server_is_told_to_update_and_closed(shared: Served) -> None:
+    """Another rules engine (an app built before the server's): `Update`, then the
+    connection ends with its own code, which the phone reads as 'take the new app'."""
+    old = WirePhone(shared.port, ANN, source="127.0.12.2")
+    old.send(Hello(protocol=1, rules="0123456789abcdef", device=ANN))
+    update = old.recv()
+    assert isinstance(update, Update) and update.words
+    code, reason = old.closed(timeout=10)
+    assert code == Close.UPDATE and reason
+
 
 def test_a_phone_that_never_says_hello_is_closed(shared: Served) -> None:
     silent = WirePhone(shared.port, ANN, source="127.0.12.1")
