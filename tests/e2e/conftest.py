@@ -58,7 +58,7 @@ from table_steps import (
     Size,
     follow_answers,
     settled_shot,
-    shown_words,
+    shown_words_within,
 )
 
 from tests.server_zygote import ServerProcess, start_server_process
@@ -455,7 +455,7 @@ def pages_shown(contexts: list[BrowserContext], most: int = 40) -> str:
     for number, context in enumerate(contexts, start=1):
         for page in context.pages:
             try:
-                words = sorted(shown_words(page))
+                words = sorted(shown_words_within(page))
             except Exception as exc:  # a page gone or hung: say so, never hide the failure
                 words = [f"(could not be read: {type(exc).__name__})"]
             lines.append(f"context {number}: {page.url}")

@@ -321,7 +321,10 @@ class _Link:
 
 
 _LINKS: weakref.WeakKeyDictionary[Page, _Link] = weakref.WeakKeyDictionary()
-DRAWN = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+DRAWN = """() => new Promise((done) => {
+  setTimeout(done, 3000);  // a page whose frames stopped (being left, hidden) answers too
+  requestAnimationFrame(() => requestAnimationFrame(done));
+})"""
 """Two animation frames: Flutter has applied what arrived before the first and drawn it."""
 
 
@@ -552,6 +555,14 @@ window), which goes by itself."""
 def shown_words(page: Page) -> set[str]:
     """The words and labels of the app's screen in the window (its accessibility tree)."""
     return {words for words in page.evaluate(WORDS_JS) if words.split(" ", 1)[1].strip()}
+
+
+def shown_words_within(page: Page, timeout_ms: float = 5_000) -> set[str]:
+    """`shown_words`, or a Playwright TimeoutError after `timeout_ms`: for a report of a
+    test that failed, where the page may be the one that stopped answering (a plain
+    evaluate has no bound, and waited for ever once)."""
+    found = page.wait_for_function(f"() => ({WORDS_JS})()", polling=250, timeout=timeout_ms)
+    return {words for words in found.json_value() if words.split(" ", 1)[1].strip()}
 
 
 def same_screen(page: Page, before: set[str], scheme: Scheme) -> None:

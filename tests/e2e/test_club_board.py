@@ -72,8 +72,8 @@ def pages_through(board: Page, size: str, tables: int, teams: int) -> None:
     """Watch the board turn its pages until every table and standings row was shown.
 
     The page's clock is Playwright's (installed before it opened): each step moves it on
-    one period, and the board's own timer turns the page, as it would after `EVERY_S`
-    seconds on the wall (24 periods of waiting were most of this test's minute)."""
+    to the next period, and the board's own timer turns the page, as it would after
+    `EVERY_S` seconds on the wall (24 periods of waiting were most of this test's minute)."""
     seen_tables: set[int] = set()
     seen_rows: set[str] = set()
     most = 8
@@ -97,7 +97,13 @@ def pages_through(board: Page, size: str, tables: int, teams: int) -> None:
         fits(board, size)
         if len(seen_tables) == tables and len(seen_rows) == teams:
             return
-        board.clock.fast_forward(EVERY_S * 1000)  # the board's timer turns the page
+        # To the middle of the next period: the board's timer (set for the period's
+        # turn, a few ms after it) has fired, and exactly one page has turned. A jump of
+        # one whole period from just after a turn falls short of the timer, and the next
+        # jump would turn two pages at once.
+        period = EVERY_S * 1000
+        into = board.evaluate(f"Date.now() % {period}")
+        board.clock.fast_forward(int(period * 1.5 - into))
     raise AssertionError(f"{len(seen_tables)} of {tables} tables and {len(seen_rows)} of "
                          f"{teams} standings rows shown in {most} periods")
 

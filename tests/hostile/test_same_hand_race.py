@@ -36,14 +36,17 @@ def ready_to_save(phone: FletClient, caller: str, suit: str, digits: str) -> int
     return phone.buttons("Save hand")[0]
 
 
-@pytest.mark.parametrize(("b_hand", "loser_reads"), [
-    (("Bob", "♥", "90"), "already recorded by another phone"),
-    (("Cid", "♠", "100"), "Hand 1: two versions"),
-])
-def test_two_saves_in_the_same_10_ms_store_one_hand(
-    start_server: StartServer, tmp_path: Path, b_hand: tuple[str, str, str], loser_reads: str,
-) -> None:
-    data = tmp_path / "data"
+SAME_MOMENT_S = 0.010
+TRIES = 3
+"""Races run until one had its two taps sent within SAME_MOMENT_S (each race's outcome
+is checked, whatever the gap): on a loaded machine the thread that sends them can be
+put aside between the two for longer (12 ms seen beside another full run)."""
+
+
+def race(start_server: StartServer, data: Path, b_hand: tuple[str, str, str],
+         loser_reads: str) -> float:
+    """One race on a game of its own: both phones Save hand 1 back to back; one hand 1 is
+    stored and the loser reads `loser_reads`. Returns the gap between the two taps."""
     game_id, _code = make_game(data, holder=PHONES[0])
     TableCodes(data).grant(game_id, PHONES[1])
     server = start_server(data)
@@ -61,7 +64,6 @@ def test_two_saves_in_the_same_10_ms_store_one_hand(
         for phone, save in ((a, save_a), (b, save_b)):
             phone.event(save, "click")
             sent.append(time.perf_counter())
-        assert len(sent) == 2 and abs(sent[0] - sent[1]) < 0.010, sent
         deadline = time.monotonic() + 10
         while loser_reads not in " ".join(a.said(mark_a) + b.said(mark_b)):
             assert time.monotonic() < deadline, (a.said(mark_a), b.said(mark_b))
@@ -70,3 +72,21 @@ def test_two_saves_in_the_same_10_ms_store_one_hand(
     saved = hands_saved(data, game_id)
     assert len(saved) == 1, saved  # one hand 1, no phantom hand 2
     assert "Traceback" not in server.log()
+    server.stop()
+    return abs(sent[0] - sent[1])
+
+
+@pytest.mark.parametrize(("b_hand", "loser_reads"), [
+    (("Bob", "♥", "90"), "already recorded by another phone"),
+    (("Cid", "♠", "100"), "Hand 1: two versions"),
+])
+def test_two_saves_in_the_same_10_ms_store_one_hand(
+    start_server: StartServer, tmp_path: Path, b_hand: tuple[str, str, str], loser_reads: str,
+) -> None:
+    gaps = []
+    for n in range(TRIES):
+        gaps.append(race(start_server, tmp_path / f"data{n}", b_hand, loser_reads))
+        if gaps[-1] < SAME_MOMENT_S:
+            return
+    pytest.fail(f"the two Save taps were never sent within {SAME_MOMENT_S * 1000:.0f} ms of "
+                f"each other in {TRIES} races (gaps {[round(g * 1000, 1) for g in gaps]} ms)")
