@@ -8,8 +8,10 @@ from scorer.sync.phone import SyncLine
 
 RECORDING_ALONE = "This phone is recording alone"
 """The start of the calm line the sheet shows while the server cannot be reached."""
-UPDATE_LINE = ("The table server has newer rules: reload this page to go on sending "
-               "(nothing recorded here is lost).")
+UPDATE_LINE = ("The table server has newer rules: this phone takes them by itself "
+               "between hands, then sends what waits (nothing recorded here is lost).")
+"""The page updates itself at a calm moment (boot.js), so the player is not asked to
+reload."""
 NOT_SENT = "not sent yet"
 """The small mark on a hand the server does not have yet."""
 
