@@ -13,6 +13,7 @@ import io
 import json
 import tempfile
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 from scorer.machine.disk_cache import digest_of
@@ -28,12 +29,14 @@ PYC_SUFFIX = ".cpython-314.pyc"
 
 
 def with_bytecode(members: dict[str, bytes], sourceless: tuple[str, ...], ddir: str,
-                  tools: Tools, step: Step | None = None) -> dict[str, bytes]:
+                  tools: Tools, step: Step | None = None,
+                  keep: Callable[[str], bool] = lambda name: False) -> dict[str, bytes]:
     """`members` with every module compiled by the phone's CPython 3.14, so the phone
     imports instead of compiling at each start. Each `mod.pyc` goes beside its `mod.py`
     (zipimport looks there, not in __pycache__). Under the `sourceless` prefixes the .py
     files give way to their .pyc (smaller download; tracebacks there show no source
-    lines); elsewhere both are kept. `ddir`: the folder the phone sees them in (for
+    lines), but for the sources `keep` names (read as data on the phone); elsewhere
+    both are kept. `ddir`: the folder the phone sees them in (for
     tracebacks). Modules compiled before (same source, name and Python) come from the
     build cache. Unchanged (with a note) when Node.js is missing or fails: slower, same
     app."""
@@ -59,7 +62,7 @@ def with_bytecode(members: dict[str, bytes], sourceless: tuple[str, ...], ddir: 
         compiled |= made
     result = dict(members)
     for name, pyc in compiled.items():
-        if name.startswith(sourceless):
+        if name.startswith(sourceless) and not keep(name):
             del result[name]
         result[name + "c"] = pyc
     return result

@@ -54,6 +54,7 @@ from scorer.webbuild import snapshot_file
 from scorer.webbuild.bytecode import NATIVE, compile_stdlib, stored_zip, with_bytecode
 from scorer.webbuild.copies import downloaded, every_file
 from scorer.webbuild.copies import precompress as precompress_copies
+from scorer.webbuild.docstrings import without_docstrings
 from scorer.webbuild.progress import Step, StepResult
 from scorer.webbuild.tools import Tools
 
@@ -97,9 +98,12 @@ pyproject.toml keep the app and `scorer.browser` from importing them), and a
 community's database (PostgreSQL is a server's). The ratings
 too, until a screen shows them: then they and `openskill` (BROWSER_PACKAGES) go in."""
 WHEEL_SKIPPED = ("flet/testing/", "flet/fastapi/", "flet/cli.py", "flet/pytest_plugin.py",
-                 "pydantic/v1/")
-WHEEL_SKIPPED_SUFFIXES = (".pyi",)
-"""Never imported by the app: test helpers, the server side, pydantic's v1 API, type stubs."""
+                 "pydantic/v1/", "pydantic/mypy.py", "pydantic/experimental/")
+WHEEL_SKIPPED_SUFFIXES = (".pyi", ".dist-info/RECORD")
+WHEEL_SKIPPED_PARTS = (".dist-info/sboms/",)
+"""Never read by the app: test helpers, the server side, pydantic's v1 API, its mypy
+plugin and experimental API, type stubs, and what only an installer reads (the list of
+files, software bills of materials). Licences stay."""
 
 
 class BuildError(RuntimeError):
@@ -344,12 +348,42 @@ def app_members(wheels: list[Path], sources: Path = REPO_ROOT,
         with zipfile.ZipFile(wheel) as zf:
             for entry in zf.infolist():
                 if (entry.is_dir() or entry.filename.startswith(WHEEL_SKIPPED)
-                        or entry.filename.endswith(WHEEL_SKIPPED_SUFFIXES)):
+                        or entry.filename.endswith(WHEEL_SKIPPED_SUFFIXES)
+                        or any(part in entry.filename for part in WHEEL_SKIPPED_PARTS)):
                     continue
-                members[f"{NATIVE}{entry.filename}"] = zf.read(entry)
+                data = zf.read(entry)
+                if entry.filename.endswith(".dist-info/METADATA"):
+                    data = metadata_headers(data)
+                members[f"{NATIVE}{entry.filename}"] = data
         if step is not None:
             step.make()
     return members
+
+
+def metadata_headers(metadata: bytes) -> bytes:
+    """A wheel's METADATA without its long description (the text after the first blank
+    line: pydantic's is its whole changelog, 140 KB): importlib.metadata reads only the
+    headers (name, version, requirements)."""
+    end = metadata.replace(b"\r\n", b"\n").find(b"\n\n")
+    return metadata if end < 0 else metadata.replace(b"\r\n", b"\n")[:end + 1]
+
+
+APP_SOURCELESS = (NATIVE, *(f"{name}/" for name in APP_SOURCES))
+"""Where the app archive keeps only bytecode: everything but main.py (which the page
+runs by name) and the `fingerprinted` sources. A phone's traceback then names the file
+and line but shows no source line; the sources were a fifth of the archive (240 KB of
+its 2 MB, compressed)."""
+FINGERPRINTED_FILES = ("scorer/store/changes.py", "scorer/sync/kinds.py")
+"""Read as data on the phone, with the rules engine's own sources (`fingerprinted`):
+the phone hashes them to find it judges changes as the server does
+(`scorer.sync.kinds.sync_fingerprint`, `scorer.store.validation.scoring_fingerprint`),
+so they ship as they are: no docstring left out, source kept beside the bytecode."""
+
+
+def fingerprinted(name: str) -> bool:
+    """Whether the phone reads this member as data (see FINGERPRINTED_FILES)."""
+    return name in FINGERPRINTED_FILES or (
+        name.startswith("rules/") and name.endswith(".py") and name.count("/") == 1)
 
 
 def app_archive(wheels: list[Path], precompile: bool = True, deflate: bool = False,
@@ -361,8 +395,10 @@ def app_archive(wheels: list[Path], precompile: bool = True, deflate: bool = Fal
     if members is None:
         members = app_members(wheels)
     if precompile:
-        members = with_bytecode(members, sourceless=(NATIVE,), ddir=PHONE_APP_PATH,
-                                tools=tools if tools is not None else Tools(), step=step)
+        members = with_bytecode(without_docstrings(members, skip=fingerprinted),
+                                sourceless=APP_SOURCELESS, ddir=PHONE_APP_PATH,
+                                tools=tools if tools is not None else Tools(), step=step,
+                                keep=fingerprinted)
     return stored_zip(lift_wheels(members), deflate)
 
 
