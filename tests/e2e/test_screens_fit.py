@@ -1,7 +1,8 @@
 """Nothing cut, nothing covered (issue 31, section 5): each screen state a small phone
 got wrong, at 390x844 and 360x640, light and dark, read through `fits.assert_fits`.
 Each state is also saved as a screenshot (test-artifacts/screenshots/fit-*). A test
-walks at 360x640 and checks each state at both sizes (`at_each_size`)."""
+walks at 360x640 and checks each state at both sizes (`at_each_size`). The Share
+dialog's are checked on test_screenshots.py's walk, which opens it at each size."""
 
 from __future__ import annotations
 
@@ -80,28 +81,6 @@ def test_record_hand_with_the_points_typed(phone: Phone, app_url: str, app_serve
         if not small(phone):
             texts += ["Ann twenty", "Bob fifty", "Cid hundred", "Dee has bella"]
         assert_fits(page, texts, floating=["Bait", RULING, "Save hand"])
-
-    at_each_size(phone, fits)
-
-
-@each_size_checked
-def test_share_dialog(phone: Phone, app_url: str, app_server: Any, open_app: Open,
-                      screenshot: Shot) -> None:
-    game = seed_game(app_server.data_dir, [HAND])
-    page = holder(phone, app_url, open_app, game)
-
-    def fits(phone: Phone) -> None:
-        # Opened at each size: the server sizes the code for the phone's height when it
-        # draws the dialog, and a resize draws no dialog again.
-        tap(page, "Share this game")
-        see(page, re.compile(r"^Table code \d{6}$"))
-        shoot(page, f"fit-share-{phone.tag}", screenshot)
-        assert_fits(page, [re.compile(r"^Table code \d{6}$"),
-                           "Give it to whoever records hands on another phone.",
-                           "Phone name", re.compile("^This server only listens")],
-                    floating=["Close"])
-        tap(page, "Close")
-        expect(page.get_by_text(re.compile(r"^Table code \d{6}$"))).to_have_count(0)
 
     at_each_size(phone, fits)
 
