@@ -106,6 +106,9 @@ def test_every_screen_at_phone_size(
     at_each_size(phone, lambda phone: shoot(page, f"new-game-typed-{phone.tag}", screenshot))
 
 
+POINTS_RULING = re.compile(r"needed 82")
+
+
 # Walked from the start at each size: the server draws Record hand for the phone's height
 # (record_hand.SMALL_SCREEN: a smaller ruling under 700 px) and does not draw it again on
 # a resize that keeps a phone's margins (Router.resized), and its jumps (to the figures at
@@ -123,6 +126,17 @@ def test_record_hand_at_phone_size(
     see(page, "Who called?")
     tap(page, "Bob called")
     tap(page, re.compile("Hearts"))
+    # Points typed (issue 31, section 5): the ruling pinned above Save is whole, the pad's
+    # bottom row clear of it, and at 390x844 the runs come next without a scroll.
+    type_points(page, "40")
+    see(page, POINTS_RULING)
+    shoot(page, f"fit-record-points-{tag}", screenshot)
+    texts: list[str | re.Pattern[str]] = ["1", "Clear", "0", "Backspace"]
+    if width >= 390:
+        texts += ["Ann twenty", "Bob fifty", "Cid hundred", "Dee has bella"]
+    assert_fits(page, texts, floating=["Bait", POINTS_RULING, "Save hand"])
+    for _ in "40":  # the points typed again below, once the runs are in
+        tap(page, "⌫")
     tap(page, "Bob fifty")
     tap(page, "Ann twenty")
     see(page, re.compile("Bob's fifty beats Ann's twenty"))
