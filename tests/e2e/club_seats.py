@@ -1,14 +1,18 @@
 """Club nights of any size stored straight into a data folder before the server starts
-(the engine and the store, as `tarabish event` would), for the board's tests."""
+(the engine and the store, as `tarabish event` would), for the board's tests; or made by
+`tarabish event new` beside a running server, which it hands the night to."""
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any
 
 from scorer.events.model import parse_spec
 from scorer.events.service import EventService
 from scorer.store.game_store import GameStore
+from tests.server_zygote import run_cli
 
 FIRST = ["Margaret", "Catherine", "Alexander", "Angus", "Flora", "Malcolm", "Christina",
          "Roderick", "Theresa", "Dougald", "Marion", "Lachlan", "Josephine", "Hector",
@@ -55,3 +59,18 @@ def paper_game(sides: list[list[str]]) -> dict[str, Any]:
     return {"format": "tarabish-game/1",
             "players": [sides[0][0], sides[1][0], sides[0][1], sides[1][1]],
             "first_dealer": 3, "rules": {"target": 1000}, "hands": WHOLE_GAME}
+
+
+def night_by_command(data_dir: Path, name: str, teams: list[str], target: int) -> tuple[str, str]:
+    """A round robin of `teams` ("Ann & Bob") to `target`, made by `tarabish event new`
+    while the server holds `data_dir`: (its id, its organiser code), as the command
+    prints them for the organiser. The night New club night makes from the same words,
+    for a test whose subject is not the set-up."""
+    spec = {"name": name, "format": "round_robin", "target": target, "house_rules": {},
+            "teams": [team.split(" & ") for team in teams]}
+    path = data_dir.parent / f"night-{abs(hash(json.dumps(spec)))}.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    done = run_cli(["event", "new", str(path), "--data-dir", str(data_dir)], check=True)
+    code = re.search(r"organiser code (\d{4}) (\d{4})", done.stderr)
+    assert code, done.stderr
+    return done.stdout.strip(), code.group(1) + code.group(2)

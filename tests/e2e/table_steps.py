@@ -504,12 +504,15 @@ def shows_scheme(page: Page) -> Scheme:
 BLANK_PNG_BYTES = 4_096
 
 
-def settled_shot(page: Page, settle_ms: int = 5_000) -> bytes:
+def settled_shot(page: Page, settle_ms: int = 5_000, still: bytes | None = None) -> bytes:
     """A screenshot of the screen once it is still: shots are taken until two in a row are
     identical and not blank (Flutter paints asynchronously: fonts arrive, ripples fade),
-    or `settle_ms` passes."""
+    or `settle_ms` passes. `still`: a shot of this screen taken once it was still (by
+    this function); a first shot identical to it is taken as still at once."""
     deadline = time.monotonic() + settle_ms / 1000
     shot = page.screenshot()
+    if still is not None and shot == still and len(shot) > BLANK_PNG_BYTES:
+        return shot
     while time.monotonic() < deadline:
         page.wait_for_timeout(150)
         again = page.screenshot()
@@ -602,5 +605,6 @@ def shoot(phone: Phone | Page, name: str, screenshot: Callable[..., Path],
         same_screen(page, seen, last)
     if last != "light":
         show_scheme(page, "light")
-    settled_shot(page, settle_ms)
+    # Still once drawn as its light shot was (one shot, not two and a pause).
+    settled_shot(page, settle_ms, still=shots[0].read_bytes())
     return shots

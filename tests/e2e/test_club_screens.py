@@ -20,6 +20,7 @@ from table_steps import (
     at_each_size,
     become_host,
     each_size_checked,
+    route_to,
     see,
     shoot,
     tap,
@@ -39,7 +40,7 @@ def test_an_organiser_and_a_table_read_the_night(
     page = phone.page
     open_app(page, f"{server.url}host", first_text="Host")
     become_host(page, server.log())  # the host organises every night
-    open_app(page, f"{server.url}club/{event_id}", first_text="Legion 2 tables first hand")
+    route_to(page, f"club/{event_id}", "Legion 2 tables first hand")
     expect(page.get_by_text("This phone is now the host")).to_have_count(0, timeout=15_000)
     see(page, "1 hand so far")
     see(page, "0 hands so far")
@@ -74,7 +75,7 @@ def test_an_organiser_and_a_table_read_the_night(
         table, f"club-table-code-{size.tag}", screenshot))
 
     # A new night plays to any number New game takes (typed), not only 300/500/1000.
-    open_app(page, f"{server.url}club/new", first_text="New club night")
+    route_to(page, "club/new", "New club night")  # a walk in the app: no second load
 
     type_into(page, "Name of the night", "Legion Friday")
     type_into(page, "Entrants", "Ann & Bob\nCid & Dee")

@@ -17,6 +17,7 @@ from table_steps import (
     draw_dealer,
     each_size_checked,
     record_counted_hand,
+    route_to,
     see,
     seed_game,
     shoot,
@@ -187,7 +188,7 @@ def test_group_screens_at_phone_size(
     tap(page, "Start a game")
     see(page, "This game will count for Friday bish.")
     at_each_size(phone, shot("group-new-game"))
-    open_app(page, f"{server.url}groups", first_text="Groups")
+    route_to(page, "groups", "Groups")  # a walk in the app: no second load
     see(page, "All games")
     at_each_size(phone, shot("groups-list"))
     # A second phone of the size the walk is at, checked at each size as the first.

@@ -1,7 +1,9 @@
 """Nothing cut, nothing covered (issue 31, section 5): each screen state a small phone
 got wrong, at 390x844 and 360x640, light and dark, read through `fits.assert_fits`.
 Each state is also saved as a screenshot (test-artifacts/screenshots/fit-*). A test
-walks at 360x640 and checks each state at both sizes (`at_each_size`)."""
+walks at 360x640 and checks each state at both sizes (`at_each_size`). The Share
+dialog's and Record hand's with the points typed are checked on test_screenshots.py's
+walks, which open them at each size."""
 
 from __future__ import annotations
 
@@ -16,7 +18,6 @@ from table_steps import (
     Phone,
     at_each_size,
     each_size_checked,
-    each_size_walked,
     enter_seeded_code,
     see,
     seed_game,
@@ -28,14 +29,9 @@ from table_steps import (
 Shot = Callable[[Page, str], Path]
 Open = Callable[..., float]
 HAND = {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 100}}
-RULING = re.compile(r"needed 82")
 NBSP = "\u00a0"
 BAND = 80
 """Most empty space a dialog may leave above its buttons, in CSS pixels."""
-
-
-def small(phone: Phone) -> bool:
-    return phone.width < 390
 
 
 def holder(phone: Phone, app_url: str, open_app: Open, game: str) -> Page:
@@ -53,56 +49,6 @@ def second_phone(browser: Browser, phone: Phone, app_url: str, open_app: Open,
     open_app(other, f"{app_url}game/{game}", first_text="Score sheet")
     enter_seeded_code(other, game)
     return other
-
-
-# Walked from the start at each size: the server draws Record hand for the phone's height
-# (record_hand.SMALL_SCREEN: a smaller ruling under 700 px) and does not draw it again on
-# a resize that keeps a phone's margins (Router.resized), and the jump to the figures at
-# the trump's tap is made for the size at the tap: a 390x844 phone's screen is only drawn
-# on a phone opened at 390x844.
-@each_size_walked
-def test_record_hand_with_the_points_typed(phone: Phone, app_url: str, app_server: Any,
-                                           open_app: Open, screenshot: Shot) -> None:
-    """The ruling pinned above Save is whole, the pad's bottom row clear of it, and
-    at 390x844 the runs come next without a scroll."""
-    game = seed_game(app_server.data_dir, [HAND])
-    page = holder(phone, app_url, open_app, game)
-    open_app(page, f"{app_url}game/{game}/hand", first_text="Who called?")
-    tap(page, "Bob called")
-    tap(page, re.compile("Hearts"))
-    type_points(page, "40")
-    see(page, RULING)
-
-    def fits(phone: Phone) -> None:
-        shoot(page, f"fit-record-points-{phone.tag}", screenshot)
-        texts: list[str | re.Pattern[str]] = ["1", "Clear", "0", "Backspace"]
-        if not small(phone):
-            texts += ["Ann twenty", "Bob fifty", "Cid hundred", "Dee has bella"]
-        assert_fits(page, texts, floating=["Bait", RULING, "Save hand"])
-
-    at_each_size(phone, fits)
-
-
-@each_size_checked
-def test_share_dialog(phone: Phone, app_url: str, app_server: Any, open_app: Open,
-                      screenshot: Shot) -> None:
-    game = seed_game(app_server.data_dir, [HAND])
-    page = holder(phone, app_url, open_app, game)
-
-    def fits(phone: Phone) -> None:
-        # Opened at each size: the server sizes the code for the phone's height when it
-        # draws the dialog, and a resize draws no dialog again.
-        tap(page, "Share this game")
-        see(page, re.compile(r"^Table code \d{6}$"))
-        shoot(page, f"fit-share-{phone.tag}", screenshot)
-        assert_fits(page, [re.compile(r"^Table code \d{6}$"),
-                           "Give it to whoever records hands on another phone.",
-                           "Phone name", re.compile("^This server only listens")],
-                    floating=["Close"])
-        tap(page, "Close")
-        expect(page.get_by_text(re.compile(r"^Table code \d{6}$"))).to_have_count(0)
-
-    at_each_size(phone, fits)
 
 
 @each_size_checked

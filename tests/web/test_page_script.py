@@ -43,14 +43,26 @@ def test_the_script_goes_in_once_before_flutter_starts() -> None:
     assert NO_RIVE.startswith("data:") and "//" not in NO_RIVE.removeprefix("data:")
 
 
+SCREEN_ADDRESSES = ("/", "/new", "/game/0123abcd", "/game/0123abcd/hand", "/rules", "/check",
+                    "/count", "/stats", "/games", "/club", "/club/new", "/club/0123abcd")
+"""The address of every screen a player reaches (a player opens any of them, from a
+bookmark or a shared link); tests/e2e/test_offline_page.py shows each in one page."""
+
+
 def test_every_page_address_gets_the_script_and_the_length_it_has(tmp_path: Path) -> None:
     plain = {"accept-encoding": "identity"}
     with TestClient(server.build_app(tmp_path)) as client:
-        for path in ("/", "/game/0123abcd", "/rules"):
+        pages: set[str] = set()
+        for path in SCREEN_ADDRESSES:
             r = client.get(path, headers=plain)
-            assert r.status_code == 200
+            assert r.status_code == 200, path
             assert PAGE_SCRIPT in r.text, path
             assert int(r.headers["content-length"]) == len(r.content)
+            pages.add(r.text)
+        # One page at every address, its files asked from the site's root: a load at any
+        # address asks for what a load at / does (and a screen shown in the app, no more).
+        assert len(pages) == 1
+        assert '<base href="/">' in r.text
         head = client.head("/", headers=plain)
         assert head.status_code == 200
         assert head.headers.get("content-length") in (None, str(len(r.content)))
