@@ -18,7 +18,9 @@ rules, club night, leaderboard; the club board and TV leaderboard at 1280x720; t
 phone-alone app's home, New game, sheet and Record hand), but for two states:
 - a text box focused (its caret blinks): 2.0 frames a second, 10.5-11.7 %;
 - the server gone ("Lost the table server." over Flet's spinning "Working..."): 16.4
-  frames a second, 33.6 % (renderer 20.5, GPU 12.0).
+  frames a second, 33.6 % (renderer 20.5, GPU 12.0). scorer/web/reconnect.js now holds
+  the frames under its message: 2.1 frames a second, 9.6 % (16.2 and 46.5 % before,
+  the same minute, load average 16-20).
 A settled shot (tests' `shoot`) took 0.2-0.8 s on each of them.
 """
 
