@@ -42,7 +42,7 @@ sys.path.insert(0, str(REPO))
 from browser_setup import CHROMIUM_ARGS, fewer_frames  # noqa: E402
 from club_seats import seed_night  # noqa: E402
 from conftest import open_app_page, start_app_server  # noqa: E402
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 from table_steps import (  # noqa: E402
     PLAYERS,
     draw_dealer,
@@ -56,6 +56,7 @@ from table_steps import (  # noqa: E402
 )
 
 TICK = os.sysconf("SC_CLK_TCK")
+expect.set_options(timeout=15_000)  # the tests' own (tests/conftest.py): a busy machine
 COUNT_FRAMES_JS = """(() => {
   // Below the tests' frame cap (added after this script): counts the frames the page
   // drew, one per distinct frame time, whoever asked for them.
