@@ -41,6 +41,47 @@
   };
   window.tarabishLink = [];
 
+  // -- Flutter's frames while the message covers the page --------------------------
+  // Under the message Flet spins a "Working..." ring at every refresh of the display
+  // for as long as the server is away (16 frames a second, a third of a core in a test
+  // browser: benchmarks/bench_idle_frames.py). The card hides it, and a phone left with
+  // its server gone would spend its battery on it. Frame requests wait here meanwhile:
+  // they run when the message goes, and every HELD_FRAME_MS until then, so nothing
+  // waits for a frame for ever (boot.js holds Flutter's frames so while Python starts).
+  const HELD_FRAME_MS = 500;
+  const nativeFrame = window.requestAnimationFrame.bind(window);
+  const nativeCancel = window.cancelAnimationFrame.bind(window);
+  let heldFrames = null;  // id -> callback, while the message is shown
+  let heldId = 1 << 29;   // apart from the browser's ids and boot.js's
+  let heldTimer = 0;
+  window.requestAnimationFrame = function (callback) {
+    if (!heldFrames) return nativeFrame(callback);
+    heldFrames.set(++heldId, callback);
+    if (!heldTimer) {
+      heldTimer = setTimeout(() => {
+        heldTimer = 0;
+        if (heldFrames) {
+          releaseFrames();
+          holdFrames();
+        }
+      }, HELD_FRAME_MS);
+    }
+    return heldId;
+  };
+  window.cancelAnimationFrame = function (id) {
+    if (!(heldFrames && heldFrames.delete(id))) nativeCancel(id);
+  };
+  function holdFrames() {
+    heldFrames = heldFrames || new Map();
+  }
+  function releaseFrames() {
+    const held = heldFrames;
+    heldFrames = null;
+    clearTimeout(heldTimer);
+    heldTimer = 0;
+    if (held) for (const callback of held.values()) nativeFrame(callback);
+  }
+
   let box = null;
   let showTimer = 0;
   function show() {
@@ -63,6 +104,7 @@
     }
     if (!box.isConnected) {
       document.body.append(box);
+      holdFrames();
       log("message shown");
     }
   }
@@ -70,6 +112,7 @@
     clearTimeout(showTimer);
     if (box && box.isConnected) {
       box.remove();
+      releaseFrames();
       log("message hidden");
     }
   }
