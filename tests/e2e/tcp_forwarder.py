@@ -2,8 +2,9 @@
 connection goes to the first of its targets that accepts one, so a phone whose
 process died reaches the next process at the same address. It can also stand in for
 a weak network: `delay_s` holds every chunk that long each way (a round trip of twice
-that), and `cut()` ... `mend()` is a network that drops and comes back (open
-connections aborted, new ones refused meanwhile)."""
+that), `hold()` ... `release()` a network that passes nothing for a while and then
+everything at once (connections stay open), and `cut()` ... `mend()` a network that
+drops and comes back (open connections aborted, new ones refused meanwhile)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ class Forwarder:
         self.delay_s = delay_s
         """Each chunk waits this long before it is passed on (changed at any time)."""
         self.down = False
+        self._flowing = threading.Event()
+        self._flowing.set()
         self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._listener.bind(("127.0.0.1", 0))
@@ -55,6 +58,13 @@ class Forwarder:
     def mend(self) -> None:
         """The network is back."""
         self.down = False
+
+    def hold(self) -> None:
+        """No byte passes, either way, until `release()`: what comes is kept, in order."""
+        self._flowing.clear()
+
+    def release(self) -> None:
+        self._flowing.set()
 
     def _accept(self) -> None:
         while not self._stopped:
@@ -105,8 +115,7 @@ class Forwarder:
                 with self._lock:
                     self._open.discard(sock)
 
-    @staticmethod
-    def _write(held: queue.Queue[tuple[float, bytes]], sink: socket.socket) -> None:
+    def _write(self, held: queue.Queue[tuple[float, bytes]], sink: socket.socket) -> None:
         while True:
             due, data = held.get()
             if not data:
@@ -114,6 +123,9 @@ class Forwarder:
             wait = due - time.monotonic()
             if wait > 0:
                 time.sleep(wait)  # a network's delay, in its own thread
+            while not self._flowing.wait(0.5):  # held; a stopped forwarder lets it end
+                if self._stopped:
+                    return
             try:
                 sink.sendall(data)
             except OSError:

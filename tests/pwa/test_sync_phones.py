@@ -46,8 +46,6 @@ TAP_WAIT_MS = 60_000
 """The longest wait for a tap's answer: the app in the page of a loaded 2-core machine."""
 TAP_TRIES = 5
 """Clicks on a button found anew when a redraw had replaced it each time."""
-SLOW_DELAY_S = 1.0
-"""The slowest round's delay each way: a 2 s round trip."""
 
 
 @dataclass
@@ -244,28 +242,28 @@ def test_three_phones_keep_one_game_live_and_a_phone_cut_off_records_alone(
         cid = first_visit(cid_ctx, slow.url, f"#/game/{game}", "Enter table code")
         enter_code(cid, code)
 
-        # Tap times on Cid's phone with no delay, then over 300 ms and 2 s round trips.
+        # Tap times on Cid's phone with no delay, over a 300 ms round trip, and with the
+        # network holding every byte: each tap of that round is answered (timed_tap
+        # fails a tap whose answer never shows), so none waits on the network. (Not a
+        # bound in ms: on a loaded 2-core machine the phone alone took over 2 s for a
+        # Save. Tap times over 2 s round trips: benchmarks/bench_sync_taps.py.)
         rounds: dict[str, dict[str, float]] = {}
         for hand, (label, delay, caller) in enumerate(
-                (("direct", 0.0, "Ann"), ("300 ms", 0.15, "Bob"), ("2 s", SLOW_DELAY_S, "Cid")),
+                (("direct", 0.0, "Ann"), ("300 ms", 0.15, "Bob"), ("held", None, "Cid")),
                 start=1):
-            slow.delay_s = delay
-            # Shown at once with its mark (behind the 2 s round trip the Save is timed to
-            # the frame that shows the mark: a look afterwards could come after the
-            # server's answer took it away); the mark goes once the server has it.
-            rounds[label] = tap_round(cid, caller, hand,
-                                      NOT_SENT if delay == SLOW_DELAY_S else None)
+            slow.delay_s = delay or 0.0
+            if delay is None:
+                slow.hold()
+            # Held, the Save is timed to the frame that shows it with its mark; the mark
+            # goes once the server has it.
+            rounds[label] = tap_round(cid, caller, hand, NOT_SENT if delay is None else None)
+            slow.release()
             see(cid, f"Hand {hand + 1}: ")
             expect(cid.get_by_text(NOT_SENT)).to_have_count(0, timeout=30_000)
         print("\ntap times on the phone behind the forwarder (ms):")
         for action in rounds["direct"]:
             print(f"  {action:22}" + "".join(f"{label:>10}: {rounds[label][action]:7.0f}"
                                              for label in rounds))
-        for action, ms in rounds["2 s"].items():
-            # Nothing waits on the 2 s round trip: a tap that did could not be answered
-            # sooner than it. (Not a tighter bound: on a loaded 2-core machine the phone
-            # alone took over 1 s for some taps, in the direct round too.)
-            assert ms < 2 * SLOW_DELAY_S * 1000, (action, rounds)
         assert server.hands(game) == [95, 95, 95]
         for page in (ann, bob):  # the other phones' sheets followed, live
             expect(page.get_by_text("Hand 4: ")).to_be_visible(timeout=30_000)
