@@ -43,6 +43,7 @@ from browser_setup import CHROMIUM_ARGS, fewer_frames  # noqa: E402
 from club_seats import seed_night  # noqa: E402
 from conftest import open_app_page, start_app_server  # noqa: E402
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from proc_tree import cpu_seconds, descendants  # noqa: E402
 from table_steps import (  # noqa: E402
     PLAYERS,
     draw_dealer,
@@ -55,7 +56,6 @@ from table_steps import (  # noqa: E402
     type_names,
 )
 
-TICK = os.sysconf("SC_CLK_TCK")
 expect.set_options(timeout=15_000)  # the tests' own (tests/conftest.py): a busy machine
 COUNT_FRAMES_JS = """(() => {
   // Below the tests' frame cap (added after this script): counts the frames the page
@@ -77,32 +77,21 @@ FOCUSED_JS = """() => {
 def chromium_cpu(root: int) -> dict[str, float]:
     """CPU seconds (user + system, children waited for included) of every Chromium
     process under `root`, by kind: browser, gpu, renderer, other (utility, zygote)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            children.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry))
     kinds: dict[str, float] = {"browser": 0.0, "gpu": 0.0, "renderer": 0.0, "other": 0.0}
-    todo = list(children.get(root, []))
-    while todo:
-        pid = todo.pop()
-        todo.extend(children.get(pid, []))
+    for pid in descendants(root):
         try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             # Chromium's children rewrite their title: one string, words apart by spaces.
             argv = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").split()
         except OSError:
             continue
-        if not argv or b"chrom" not in argv[0]:
-            continue  # Playwright's driver (node), a shell
+        used = cpu_seconds(pid)
+        if used is None or not argv or b"chrom" not in argv[0]:
+            continue  # gone, or Playwright's driver (node), a shell
         kind = next((a.split(b"=", 1)[1].decode() for a in argv if a.startswith(b"--type=")),
                     "browser")
         kind = {"gpu-process": "gpu", "renderer": "renderer", "browser": "browser"}.get(
             kind, "other")
-        kinds[kind] += sum(int(f) for f in fields[11:15]) / TICK
+        kinds[kind] += used
     return kinds
 
 

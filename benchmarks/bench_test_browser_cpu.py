@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
 from browser_setup import PLAYWRIGHT_DISABLED_FEATURES
 from conftest import CHROMIUM_ARGS, open_app_page, start_app_server
 from playwright.sync_api import sync_playwright
+from proc_tree import cpu_seconds, descendants
 
-TICK = os.sysconf("SC_CLK_TCK")
 FLAG_SETS = {
     "chromium": ("/usr/bin/chromium", []),
     # The address bar's popup page back in each context (tests/e2e/browser_setup.py).
@@ -46,25 +46,7 @@ FLAG_SETS = {
 
 def tree_cpu(root: int) -> float:
     """CPU seconds (user + system) of `root` and every process under it."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            children.setdefault(ppid, []).append(int(entry))
-    total, todo = 0.0, [root]
-    while todo:
-        pid = todo.pop()
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / TICK
-        todo.extend(children.get(pid, []))
-    return total
+    return sum(cpu_seconds(pid) or 0.0 for pid in (root, *descendants(root)))
 
 
 def main(pages: int) -> None:

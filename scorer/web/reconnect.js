@@ -48,39 +48,7 @@
   // its server gone would spend its battery on it. Frame requests wait here meanwhile:
   // they run when the message goes, and every HELD_FRAME_MS until then, so nothing
   // waits for a frame for ever (boot.js holds Flutter's frames so while Python starts).
-  const HELD_FRAME_MS = 500;
-  const nativeFrame = window.requestAnimationFrame.bind(window);
-  const nativeCancel = window.cancelAnimationFrame.bind(window);
-  let heldFrames = null;  // id -> callback, while the message is shown
-  let heldId = 1 << 29;   // apart from the browser's ids and boot.js's
-  let heldTimer = 0;
-  window.requestAnimationFrame = function (callback) {
-    if (!heldFrames) return nativeFrame(callback);
-    heldFrames.set(++heldId, callback);
-    if (!heldTimer) {
-      heldTimer = setTimeout(() => {
-        heldTimer = 0;
-        if (heldFrames) {
-          releaseFrames();
-          holdFrames();
-        }
-      }, HELD_FRAME_MS);
-    }
-    return heldId;
-  };
-  window.cancelAnimationFrame = function (id) {
-    if (!(heldFrames && heldFrames.delete(id))) nativeCancel(id);
-  };
-  function holdFrames() {
-    heldFrames = heldFrames || new Map();
-  }
-  function releaseFrames() {
-    const held = heldFrames;
-    heldFrames = null;
-    clearTimeout(heldTimer);
-    heldTimer = 0;
-    if (held) for (const callback of held.values()) nativeFrame(callback);
-  }
+  /* __FRAME_HOLD__: scorer/web/frame_hold.js, put in here when served or built */
 
   let box = null;
   let showTimer = 0;

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
 
+from scorer.web.frame_hold import with_frame_hold
 from scorer.web.page_script import with_scripts
 
 ALIVE_PATH = "/alive"
@@ -24,7 +25,8 @@ SCRIPT_TAG = f'<script src="{SCRIPT_PATH}"></script>'.encode()
 #: opens its first websocket, which Flet's bootstrap (loaded `async` at the end of
 #: the body) does.
 PAGE_TAG = SCRIPT_TAG + b"\n"
-SCRIPT = (Path(__file__).with_name("reconnect.js")).read_bytes()
+SCRIPT = with_frame_hold(Path(__file__).with_name("reconnect.js").read_text(encoding="utf-8")
+                         ).encode("utf-8")
 SCRIPT_ETAG = '"rc-' + hashlib.sha256(SCRIPT).hexdigest()[:20] + '"'
 
 

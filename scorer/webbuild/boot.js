@@ -35,39 +35,7 @@
   // Meanwhile its frame requests wait here; they run at the first refresh after the
   // first message (or an error) has come, and at most every HELD_FRAME_MS meanwhile (so
   // that nothing of Flutter's can wait for a frame for ever).
-  const HELD_FRAME_MS = 500;
-  const nativeFrame = window.requestAnimationFrame.bind(window);
-  const nativeCancel = window.cancelAnimationFrame.bind(window);
-  let heldFrames = null; // id -> callback, while Flutter waits for Python
-  let heldId = 1 << 30;
-  let heldTimer = 0;
-  window.requestAnimationFrame = function (callback) {
-    if (!heldFrames) return nativeFrame(callback);
-    heldFrames.set(++heldId, callback);
-    if (!heldTimer) {
-      heldTimer = setTimeout(() => {
-        heldTimer = 0;
-        if (heldFrames) {
-          releaseFrames();
-          holdFrames();
-        }
-      }, HELD_FRAME_MS);
-    }
-    return heldId;
-  };
-  window.cancelAnimationFrame = function (id) {
-    if (!(heldFrames && heldFrames.delete(id))) nativeCancel(id);
-  };
-  function holdFrames() {
-    heldFrames = heldFrames || new Map();
-  }
-  function releaseFrames() {
-    const held = heldFrames;
-    heldFrames = null;
-    clearTimeout(heldTimer);
-    heldTimer = 0;
-    if (held) for (const callback of held.values()) nativeFrame(callback);
-  }
+  /* __FRAME_HOLD__: scorer/web/frame_hold.js, put in here when served or built */
 
   // -- the bridge to the Python worker (worker.js) ------------------------------
   let python = null; // {worker, frames: Dart's callback, status: resolves on "initialized"/error}

@@ -50,6 +50,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from scorer.web.frame_hold import with_frame_hold
 from scorer.webbuild import snapshot_file
 from scorer.webbuild.bytecode import NATIVE, compile_stdlib, stored_zip, with_bytecode
 from scorer.webbuild.copies import downloaded, every_file
@@ -155,9 +156,8 @@ def build_site(out: Path, wheels: list[Path], base: str = "/", precompress: bool
         _write_index(out, base)
         _patch_bootstrap(out)
         _write_manifest(out)
-        (out / "boot.js").write_text((HERE / "boot.js").read_text(encoding="utf-8")
-                                     .replace("__RULES__", built_rules(sources)),
-                                     encoding="utf-8")
+        (out / "boot.js").write_text(with_frame_hold((HERE / "boot.js").read_text(
+            encoding="utf-8")).replace("__RULES__", built_rules(sources)), encoding="utf-8")
     deflate = not precompress  # no .br/.gz copies: the archives compress themselves
     with progress.step("unpack", done="read") as step:
         members = app_members(wheels, sources, step)

@@ -7,8 +7,12 @@ import gzip
 import warnings
 from pathlib import Path
 
+import pytest
+
 from scorer import server
+from scorer.web.frame_hold import FRAME_HOLD_JS, MARK, with_frame_hold
 from scorer.web.reconnect import ALIVE_PATH, SCRIPT, SCRIPT_PATH, SCRIPT_TAG, with_script
+from scorer.webbuild.site import HERE as BUILD
 
 with warnings.catch_warnings():  # starlette's TestClient on httpx: deprecated, still fine
     warnings.simplefilter("ignore")
@@ -64,3 +68,13 @@ def test_the_phone_alone_site_has_no_server_to_watch(tmp_path: Path) -> None:
     page = (tmp_path / "index.html").read_bytes()
     assert b"flet.pyodide = true" in page
     assert SCRIPT_TAG not in page and SCRIPT_PATH.encode() not in page
+
+
+def test_the_frame_hold_is_written_once_and_put_in_both_page_scripts() -> None:
+    """frame_hold.js goes where reconnect.js and the phone-alone site's boot.js mark it:
+    the served script holds it, and a script without its one mark is refused."""
+    assert "function holdFrames" in FRAME_HOLD_JS and FRAME_HOLD_JS in SCRIPT.decode()
+    boot = (BUILD / "boot.js").read_text(encoding="utf-8")
+    assert "function holdFrames" not in boot and FRAME_HOLD_JS in with_frame_hold(boot)
+    with pytest.raises(ValueError):
+        with_frame_hold(MARK + MARK)
