@@ -4,13 +4,20 @@ check, import, export and list game files, and count statistics."""
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from collections.abc import Sequence
 
 
+@functools.cache
 def build_parser() -> argparse.ArgumentParser:
-    """The whole command line; each subcommand lives in `scorer.commands`."""
+    """The whole command line; each subcommand lives in `scorer.commands`. Made once a
+    process: building it is ~10 ms (a parser per command, a formatter per option), more
+    than a `tarabish check` of a game, and a process that runs commands in turn (the
+    tests: thousands of fuzzed `check`s) would build it each time. Parsing leaves it as
+    it was, and every default that depends on the environment is read when a command
+    runs, not here."""
     from scorer.commands import (
         admin_code,
         build_web,
