@@ -61,6 +61,7 @@ from scorer.web.compression import (
     QUIET_S,
     CompressedCache,
     CompressionMiddleware,
+    best_levels_wanted,
     page_file_cache,
 )
 from scorer.web.connections import (
@@ -731,7 +732,8 @@ def _serve_holding(lease: FolderLease, host: str, port: int, open_browser: bool,
         return 1
     port = sock.getsockname()[1]
 
-    compressed = CompressedCache(disk=page_file_cache(), quiet_s=QUIET_S)
+    compressed = CompressedCache(disk=page_file_cache(), quiet_s=QUIET_S,
+                                 best=best_levels_wanted())
     app = build_app(lease.folder, compressed, site)
     try:
         from scorer.app.store_access import get_store
@@ -941,7 +943,8 @@ def serve_community(url: str, host: str = "0.0.0.0", port: int = 8550,
     from scorer.app.store_access import get_backends, use_backends
 
     try:
-        compressed = CompressedCache(disk=page_file_cache(), quiet_s=QUIET_S)
+        compressed = CompressedCache(disk=page_file_cache(), quiet_s=QUIET_S,
+                                     best=best_levels_wanted())
         app = build_app(data_dir, compressed, site)
         get_backends()  # the community's games, rights, club nights and groups, at once
         _print_addresses(host, port, site, public_url, bool(trusted))

@@ -80,6 +80,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 # The table servers tests start build no app for phones in the background (minutes of
 # CPU each); the tests of it name theirs (scorer.web.phone_app).
 os.environ.setdefault("TARABISH_PHONE_APP", "off")
+# Nor their page files' Zopfli pass: each server would start its minutes of CPU again
+# (with its own session it is no low priority against the tests: the kernel shares the
+# CPU between sessions first) and be stopped before it ends. Measured on 13 browser
+# tests: 97 and 84 s of CPU with it, 75 and 68 without. The passes' own tests make
+# their CompressedCache themselves (tests/web/test_compression.py and its neighbours).
+os.environ.setdefault("TARABISH_BEST_GZIP", "off")
 
 
 @pytest.fixture(scope="session")

@@ -79,6 +79,10 @@ FAST_LEVEL = {"br": 5, "gzip": 4}
 start's first phone waits for these copies (Zopfli replaces them within minutes)."""
 BEST_LEVEL = {"br": FAST_LEVEL["br"], "gzip": ZOPFLI_LEVEL}
 """Brotli is not upgraded: see the module docstring."""
+BEST_GZIP_ENV = "TARABISH_BEST_GZIP"
+"""Set to "off": page files stay at the fast level, no Zopfli pass in the background.
+For a server whose CPU counts more than 4-5 % of gzip bytes: the test suite's servers,
+each of which would start the minutes-long pass again and be stopped before it ends."""
 QUIET_S = 10.0
 """The best-level pass waits for this long without a request before each file: the
 first phones of a start get the CPU first (a phone's page loads in 1-3 s, and its
@@ -179,6 +183,11 @@ ContentKey = tuple[bytes, str]
 """(content digest, encoding)."""
 
 
+def best_levels_wanted() -> bool:
+    """Whether page files get their best level in the background (BEST_GZIP_ENV)."""
+    return os.environ.get(BEST_GZIP_ENV, "").strip().lower() != "off"
+
+
 def page_file_cache() -> DiskCache:
     """Where the table server keeps its compressed page files between starts."""
     return DiskCache(user_cache_dir() / "compressed", PAGE_CACHE_BYTES)
@@ -219,9 +228,13 @@ class CompressedCache:
 
     def __init__(self, max_bytes: int = 96 * 1024 * 1024, upgrade: bool = True,
                  max_aliases: int = 1024, max_jobs: int = 64,
-                 disk: DiskCache | None = None, quiet_s: float = 0.0) -> None:
+                 disk: DiskCache | None = None, quiet_s: float = 0.0,
+                 best: bool = True) -> None:
         self.max_bytes = max_bytes
         self.upgrade = upgrade
+        self.best = best
+        """False: every copy made at the fast level, none upgraded (a kept copy of
+        either level is used as it is)."""
         self.max_aliases = max_aliases
         self.max_jobs = max_jobs
         self.disk = disk
@@ -301,7 +314,8 @@ class CompressedCache:
         try:
             entry = self._from_disk(key)
             if entry is None:
-                level = FAST_LEVEL[encoding] if self.upgrade else BEST_LEVEL[encoding]
+                level = (FAST_LEVEL[encoding] if self.upgrade or not self.best
+                         else BEST_LEVEL[encoding])
                 entry = Entry(compress(body, encoding, level), level)
                 made = True
                 self._to_disk(key, entry)
@@ -313,7 +327,7 @@ class CompressedCache:
             if made:
                 self.compressions += 1
             self._put(key, entry)
-            if self.upgrade and entry.level < BEST_LEVEL[encoding]:
+            if self.upgrade and self.best and entry.level < BEST_LEVEL[encoding]:
                 self._queue_upgrade(key)
         return entry
 

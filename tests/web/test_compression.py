@@ -23,10 +23,12 @@ with warnings.catch_warnings():  # starlette's TestClient on httpx: deprecated, 
     from starlette.testclient import TestClient
 
 from scorer.web.compression import (
+    BEST_GZIP_ENV,
     BEST_LEVEL,
     FAST_LEVEL,
     CompressedCache,
     CompressionMiddleware,
+    best_levels_wanted,
     choose_encoding,
     tagged,
     untagged,
@@ -252,6 +254,22 @@ def test_fast_level_first_then_best_in_the_background(root: Path) -> None:
         assert later.headers["etag"] == first.headers["etag"]  # same decoded bytes
         assert later.content == BIG
         assert cache.compressions == 2
+
+
+def test_best_off_keeps_the_fast_level_and_queues_nothing(
+        root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """TARABISH_BEST_GZIP=off (the test suite's servers): no Zopfli pass is queued."""
+    monkeypatch.setenv(BEST_GZIP_ENV, "off")
+    cache = CompressedCache(upgrade=True, best=best_levels_wanted())
+    with build(root, cache) as c:
+        first = c.get("/main.dart.wasm", headers={"Accept-Encoding": "gzip"})
+        assert first.headers["x-compression-level"] == str(FAST_LEVEL["gzip"])
+        assert cache.pending() == 0 and cache.compressions == 1
+        assert first.content == BIG
+    monkeypatch.setenv(BEST_GZIP_ENV, " On ")
+    assert best_levels_wanted()
+    monkeypatch.delenv(BEST_GZIP_ENV)
+    assert best_levels_wanted()
 
 
 def test_brotli_stays_at_the_fast_level(root: Path) -> None:
