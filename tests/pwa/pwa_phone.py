@@ -4,6 +4,7 @@ every test folder has a conftest, so `from conftest import` could find another's
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
 from playwright.sync_api import BrowserContext, Page, Request
@@ -20,6 +21,22 @@ class Phone:
     context: BrowserContext
     requests: list[str] = field(default_factory=list)
     page: Page | None = None
+    watch: Any = None
+    """The context's own RequestWatch (tests/e2e/page_requests.py), beside the `phone`
+    fixture's: read in the test (`problems()`), before a server it stops makes
+    failures that are no fault."""
+
+    def __post_init__(self) -> None:
+        # Imported here: tests/pwa/conftest.py imports this module before it puts
+        # tests/e2e (page_requests) on the path.
+        from page_requests import RequestWatch
+
+        self.watch = RequestWatch()
+        self.watch.watch(self.context)
+
+    def problems(self) -> list[str]:
+        """So far: requests to another host, answers >= 400 and failed requests."""
+        return list(self.watch.problems())
 
     def new_page(self) -> Page:
         self.page = self.context.new_page()
@@ -34,6 +51,13 @@ class Phone:
         return [u for u in self.requests
                 if urlsplit(u).scheme in ("http", "https", "ws", "wss")
                 and urlsplit(u).hostname not in LOCAL_HOSTS]
+
+
+def start_again(page: Page, first_text: str) -> None:
+    """The app started again in the page open, at its address (a reload: one load, from
+    the service worker), until `first_text` shows."""
+    page.reload(wait_until="commit", timeout=START_TIMEOUT_MS)
+    show_app(page, first_text)
 
 
 def show_app(page: Page, first_text: str) -> None:

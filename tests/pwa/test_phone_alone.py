@@ -4,27 +4,16 @@ a page closed right after Save, and with the file host gone (offline)."""
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from pwa_phone import Phone
-from table_steps import (
-    PLAYERS,
-    record_counted_hand,
-    see,
-    tap,
-    totals,
-    type_names,
-    type_points,
-)
+from pwa_phone import Phone, start_again
+from table_steps import PLAYERS, record_counted_hand, see, tap, type_names, type_points
 
-from rules.game_file import check_game
 from scorer.webbuild.site import write_service_worker
 from scorer.webbuild.static_server import SiteServer
 
@@ -52,7 +41,7 @@ def game_route(page: Page) -> str:
 
 
 @pytest.mark.server_stops
-def test_a_whole_game_on_one_phone_survives_reloads_and_going_offline(
+def test_a_whole_game_on_one_phone_survives_closing_the_page_at_once_reloads_and_going_offline(
     phone: Phone, site_server: Callable[..., SiteServer], open_phone_site: Open,
 ) -> None:
     server = site_server()
@@ -63,7 +52,7 @@ def test_a_whole_game_on_one_phone_survives_reloads_and_going_offline(
     # takes over): what the browser compiles now, it uses again from the home screen.
     assert page.evaluate("self.crossOriginIsolated") is True
     start_game(page)
-    game_route(page)
+    game = game_route(page)
 
     # Hand 1: Ann calls hearts, her side counts 100: made.
     tap(page, "Record hand")
@@ -77,13 +66,11 @@ def test_a_whole_game_on_one_phone_survives_reloads_and_going_offline(
     # Hand 2: Bob calls spades, his side counts 70: bait (162 to Ann & Cid).
     record_counted_hand(page, "Bob", "Spades", "70")
     see(page, "BAIT")
-    # Undo says what it removes; then hand 2 again, made this time.
+    # Undo says what it removes.
     tap(page, "Undo last hand")
     see(page, "Undo hand 2?")
     tap(page, "Remove hand")
     see(page, "Hand 2: Ann deals, Bob speaks and leads")
-    record_counted_hand(page, "Bob", "Spades", "90")
-    see(page, "2. Ann dealt · Bob called ♠")
 
     # Share: the game lives here; no address, no table code.
     tap(page, "Share this game")
@@ -97,9 +84,20 @@ def test_a_whole_game_on_one_phone_survives_reloads_and_going_offline(
     page.goto(server.url + "#/check")
     see(page, "Run checker", timeout=60_000)
 
-    # Reload: every hand is still there, read back from the phone's storage.
-    page.goto(server.url + "#/")
-    page.reload()
+    # Hand 2 again, made this time: the tab is gone the moment it says saved.
+    page.goto(server.url + f"#/game/{game}")
+    see(page, "Hand 2: Ann deals, Bob speaks and leads", timeout=60_000)
+    tap(page, "Record hand")
+    see(page, "Who called?")
+    tap(page, "Bob called")
+    tap(page, re.compile("Spades"))
+    type_points(page, "90")
+    page.get_by_role("button", name="Save hand").first.click()
+    see(page, "2. Ann dealt · Bob called ♠")
+    page.close(run_before_unload=False)
+
+    # A new tab: every hand is still there, read back from the phone's storage.
+    page = phone.new_page()
     open_phone_site(page, server.url, first_text="Continue")
     # Served by the service worker, the page is cross-origin isolated: Flutter draws in
     # a thread of its own, as on the table server (the static host sends no such header).
@@ -107,19 +105,15 @@ def test_a_whole_game_on_one_phone_survives_reloads_and_going_offline(
     tap(page, re.compile("^Continue"), exact=False)
     see(page, "2. Ann dealt · Bob called ♠")
     see(page, "1. Dee dealt · Ann called ♥")
+    # Up to here the file host was up: no request failed, none went to another host.
+    assert not phone.problems(), phone.problems()
 
     # The file host goes away (airplane mode): the app still opens the game.
     server.stop()
-    page.reload()
-    open_phone_site(page, server.url, first_text="Continue")
-    tap(page, re.compile("^Continue"), exact=False)
-    see(page, "2. Ann dealt · Bob called ♠")
+    start_again(page, "2. Ann dealt · Bob called ♠")
     # And with the phone itself offline (navigator.onLine false: no update check at all).
     phone.context.set_offline(True)
-    page.reload()
-    open_phone_site(page, server.url, first_text="Continue")
-    tap(page, re.compile("^Continue"), exact=False)
-    see(page, "2. Ann dealt · Bob called ♠")
+    start_again(page, "2. Ann dealt · Bob called ♠")
     # The page's online and offline events reach the Python worker, where the sync
     # link takes them as hints (scorer.browser.link): Chromium fires them at the page only.
     assert heard_in_the_worker(page, "online", lambda: phone.context.set_offline(False))
@@ -139,98 +133,6 @@ def heard_in_the_worker(page: Page, event: str, cause: Callable[[], None]) -> bo
                                 "(resolve) => setTimeout(() => resolve(false), 15000))])"))
 
 
-def test_a_hand_shown_as_saved_survives_closing_the_page_at_once(
-    phone: Phone, site_server: Callable[..., SiteServer], open_phone_site: Open,
-) -> None:
-    server = site_server()
-    page = phone.new_page()
-    open_phone_site(page, server.url)
-    start_game(page)
-    tap(page, "Record hand")
-    tap(page, "Cid called")
-    tap(page, re.compile("Clubs"))
-    type_points(page, "120")
-    page.get_by_role("button", name="Save hand").first.click()
-    see(page, "1. Dee dealt · Cid called ♣")
-    page.close(run_before_unload=False)  # the tab is gone the moment it said saved
-
-    page = phone.new_page()
-    open_phone_site(page, server.url, first_text="Continue")
-    tap(page, re.compile("^Continue"), exact=False)
-    see(page, "1. Dee dealt · Cid called ♣")
-
-
-def test_import_a_game_file_then_export_it(
-    phone: Phone, site_server: Callable[..., SiteServer], open_phone_site: Open,
-    tmp_path: Path,
-) -> None:
-    doc: dict[str, Any] = {
-        "format": "tarabish-game/1", "players": PLAYERS, "first_dealer": 3, "rules": {},
-        "hands": [
-            {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 100}},
-            {"caller": 1, "trump": "S", "points": {"team": 1, "tricks": 70}},
-            {"caller": 2, "trump": "C", "points": {"team": 0, "tricks": 81}},
-        ],
-    }
-    game_file = tmp_path / "game.json"
-    game_file.write_text(json.dumps(doc), encoding="utf-8")
-    expected = check_game(doc)  # what `tarabish check` rules
-    server = site_server()
-    page = phone.new_page()
-    open_phone_site(page, server.url)
-    tap(page, "Past games")
-    with page.expect_file_chooser(timeout=30_000) as chooser:
-        page.get_by_role("button", name="Import a game file").first.click()
-    chooser.value.set_files(str(game_file))
-    see(page, "Record hand", timeout=30_000)
-    see(page, "3. Bob dealt · Cid called ♣")
-    assert totals(page) == tuple(str(t) for t in expected.totals)
-
-    tap(page, "Share this game")
-    with page.expect_download(timeout=30_000) as download:
-        tap(page, "Export this game")
-    exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
-    assert exported["hands"] == doc["hands"]
-    assert exported["players"] == PLAYERS
-    assert check_game(exported).totals == expected.totals
-
-
-def test_a_new_deployment_is_used_on_the_next_visit_and_games_stay(
-    phone: Phone, built_site: Path, open_phone_site: Open, tmp_path: Path,
-) -> None:
-    site = tmp_path / "site"
-    shutil.copytree(built_site, site)
-    server = SiteServer(site).start()
-    try:
-        page = phone.new_page()
-        open_phone_site(page, server.url)
-        start_game(page)
-        page.wait_for_timeout(3_000)  # the service worker caches the rest of the site
-        described = "document.querySelector('meta[name=description]').content"
-        assert "new version" not in page.evaluate(described)
-
-        # The host gets a new version: one file changed, the service worker lists it.
-        index = site / "index.html"
-        html = index.read_text(encoding="utf-8")
-        new_html = re.sub(r'(<meta name="description" content=")[^"]*', r"\1new version", html)
-        assert new_html != html
-        index.write_text(new_html, encoding="utf-8")
-        for stale in ("index.html.br", "index.html.gz"):
-            (site / stale).unlink(missing_ok=True)
-        old_sw = (site / "sw.js").read_text(encoding="utf-8")
-        write_service_worker(site)
-        assert (site / "sw.js").read_text(encoding="utf-8") != old_sw
-
-        page.goto(server.url + "#/")
-        page.reload()
-        open_phone_site(page, server.url, first_text="Continue")
-        assert page.evaluate(described) == "new version"
-        tap(page, re.compile("^Continue"), exact=False)
-        see(page, "Hand 1: Dee deals, Ann speaks and leads")
-    finally:
-        server.stop()
-
-
 # -- the memory snapshot -------------------------------------------------------------------------
 
 
@@ -241,10 +143,11 @@ def snapshot_name(site: Path) -> str:
     return match.group(1)
 
 
-def start_then_offline(phone: Phone, site: Path, open_phone_site: Open) -> tuple[Page, list[str]]:
+def start_then_offline(phone: Phone, site: Path,
+                       open_phone_site: Open) -> tuple[Page, list[str], SiteServer]:
     """First visit, wait until the service worker keeps the snapshot (it fetches the
     rest of the site once the first screen is up), then open the site again with the
-    file host gone."""
+    file host gone (returned, stopped: its port is the site's origin)."""
     name = snapshot_name(site)
     server = SiteServer(site).start()
     try:
@@ -262,22 +165,46 @@ def start_then_offline(phone: Phone, site: Path, open_phone_site: Open) -> tuple
         server.stop()
     said.clear()
     open_phone_site(page, server.url)  # served by the service worker alone
-    return page, said
+    return page, said, server
 
 
-@pytest.mark.server_stops
-def test_a_phone_that_keeps_the_memory_snapshot_starts_from_it(
-    phone: Phone, built_site: Path, open_phone_site: Open,
+@pytest.mark.server_stops  # the file host is away, then back with a new version
+def test_a_phone_that_keeps_the_memory_snapshot_starts_from_it_and_takes_a_new_deployment_on_the_next_visit(
+    phone: Phone, built_site: Path, open_phone_site: Open, tmp_path: Path,
 ) -> None:
-    page, said = start_then_offline(phone, built_site, open_phone_site)
+    site = tmp_path / "site"
+    shutil.copytree(built_site, site)
+    page, said, away = start_then_offline(phone, site, open_phone_site)
     assert any("Python runtime ready (memory snapshot)" in line for line in said), said
     # pydantic-core was compiled beside the runtime, and its library made from that.
     assert any("library pydantic_core._pydantic_core.wasm from its module compiled" in line
                for line in said), said
     start_game(page)  # pydantic, the rules and the store, imported after the snapshot
-    page.goto(page.url.split("#")[0] + "#/")
-    page.reload()
-    open_phone_site(page, page.url, first_text="Continue")
+    described = "document.querySelector('meta[name=description]').content"
+    assert "new version" not in page.evaluate(described)
+
+    # The host is back with a new version: one file changed, the service worker lists it.
+    index = site / "index.html"
+    html = index.read_text(encoding="utf-8")
+    new_html = re.sub(r'(<meta name="description" content=")[^"]*', r"\1new version", html)
+    assert new_html != html
+    index.write_text(new_html, encoding="utf-8")
+    for stale in ("index.html.br", "index.html.gz"):
+        (site / stale).unlink(missing_ok=True)
+    old_sw = (site / "sw.js").read_text(encoding="utf-8")
+    write_service_worker(site)
+    assert (site / "sw.js").read_text(encoding="utf-8") != old_sw
+    server = SiteServer(site, port=away.port).start()  # the same origin
+    try:
+        # The next visit starts the new version, and the game started from the
+        # snapshot is still there.
+        page.goto(server.url + "#/")
+        start_again(page, "Continue")
+        assert page.evaluate(described) == "new version"
+        tap(page, re.compile("^Continue"), exact=False)
+        see(page, "Hand 1: Dee deals, Ann speaks and leads")
+    finally:
+        server.stop()
 
 
 @pytest.mark.server_stops
@@ -291,6 +218,6 @@ def test_a_snapshot_that_cannot_be_used_is_left_aside(
     for stale in (".br", ".gz"):
         snapshot.with_name(snapshot.name + stale).unlink(missing_ok=True)
     write_service_worker(site)
-    page, said = start_then_offline(phone, site, open_phone_site)
+    page, said, _away = start_then_offline(phone, site, open_phone_site)
     assert any("starting without the memory snapshot" in line for line in said), said
     start_game(page)

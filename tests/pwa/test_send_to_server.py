@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from pwa_phone import Phone
+from pwa_phone import Phone, show_app, start_again
 from table_steps import see, show_scheme, tap, type_points
 from test_phone_alone import start_game
 
@@ -112,10 +112,12 @@ def test_a_game_kept_offline_is_sent_once_and_gets_its_table_code(
     shots(page, "table-home-phone-site-link")
     tap(page, SITE_LINK)
     expect(page).to_have_url(url + "alone/")
-    # The first visit: once the site's service worker has it, it starts offline.
+    # The first visit: the app loads itself again once its service worker is in charge,
+    # before Flutter starts (boot.js): the app shown is the service worker's, cross-origin
+    # isolated, and the site starts offline from then on.
+    show_app(page, "New game")
     page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller",
                            timeout=120_000)
-    open_phone_site(page, url + "alone/")
     assert page.evaluate("crossOriginIsolated") is True
 
     # The network is cut (once the site is kept, and the table server has answered this
@@ -123,8 +125,7 @@ def test_a_game_kept_offline_is_sent_once_and_gets_its_table_code(
     wait_until_kept(page)
     wait_until_met(page)
     phone.context.set_offline(True)
-    page.reload()
-    open_phone_site(page, url + "alone/")
+    start_again(page, "New game")
     start_game(page)
     tap(page, "Record hand")
     tap(page, "Ann called")
@@ -170,5 +171,4 @@ def test_a_game_kept_offline_is_sent_once_and_gets_its_table_code(
 
     # The table server's page took nothing from the site: it still starts offline.
     phone.context.set_offline(True)
-    page.goto(url + "alone/")
     open_phone_site(page, url + "alone/", first_text="Continue")
