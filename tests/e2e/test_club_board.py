@@ -117,9 +117,12 @@ def test_the_board_fits_a_hall_screen_at_every_moment(
     nights = {moment: seed_night(data, tables, moment)
               for moment in ("before", "during", "after")}
     server = start_server(data_dir=data)
+    board = new_context(color_scheme="light").new_page()
+    board.clock.install()  # pages_through moves it on a period at a time
     for scheme in ("light", "dark"):
-        board = new_context(color_scheme=scheme).new_page()
-        board.clock.install()  # pages_through moves it on a period at a time
+        # The device's scheme set before the loads below: each opens in it, as in a
+        # context made in that scheme (one browser page for both: no second renderer).
+        board.emulate_media(color_scheme=scheme)
         for size, viewport in SIZES.items():
             board.set_viewport_size(viewport)
             for moment, event_id in nights.items():
@@ -139,7 +142,7 @@ def test_the_board_fits_a_hall_screen_at_every_moment(
                 if scheme == "light" or moment == "during":
                     tag = "" if scheme == "light" else "-dark"
                     screenshot(board, f"club-board-{tables}-{moment}-{size}{tag}")
-        board.context.close()
+    board.context.close()
 
 
 def test_the_board_fits_again_when_results_come_in(

@@ -103,9 +103,10 @@ def test_table_cards_keep_each_team_on_one_line(
     data = tmp_path / "data"
     event_id = seed_night(data, 4, "started")
     server = start_server(data_dir=data)
+    cards = new_context(color_scheme="light").new_page()
+    cards.set_viewport_size({"width": 900, "height": 900})
     for scheme in ("light", "dark"):
-        cards = new_context(color_scheme=scheme).new_page()
-        cards.set_viewport_size({"width": 900, "height": 900})
+        cards.emulate_media(color_scheme=scheme)  # before the load: it opens in it
         cards.goto(f"{server.url}event/{event_id}/cards")
         expect(cards.locator(".card")).to_have_count(4)
         lines = cards.evaluate("""() => [...document.querySelectorAll(".seats li")].map((li) => {

@@ -99,10 +99,13 @@ def test_a_bad_group_in_the_address_gets_a_plain_screen(
     tmp_path: Path,
 ) -> None:
     server, _group_id = _with_group(start_server, tmp_path)
+    open_app(page, server.url, first_text="Past games")
     for route in ("ratings?group=deadbeef", "ratings?group=../x", "player/Ann?group=NOPE",
                   "player/Ann?group=12345678", "statistics?group=zz"):
-        open_app(page, f"{server.url}{route}", first_text="No such group")
+        # Each address shown in the page already open, from home (one load in all).
+        route_to(page, route, "No such group")
         see(page, re.compile(r"^There is no such group"))
+        route_to(page, "", "Past games")
 
 
 @each_size_checked
@@ -137,8 +140,10 @@ def test_the_tv_leaderboard_of_a_group(
     screenshot: Callable[[Page, str], Path],
 ) -> None:
     server, group_id = _with_group(start_server, tmp_path)
+    board = new_context(color_scheme="light").new_page()
     for scheme in ("light", "dark"):
-        board = new_context(color_scheme=scheme).new_page()
+        # Set before the loads below: each opens in it (one browser page for both).
+        board.emulate_media(color_scheme=scheme)
         for size, viewport in SIZES.items():
             board.set_viewport_size(viewport)
             board.goto(f"{server.url}leaderboard?group={group_id}")
@@ -150,7 +155,7 @@ def test_the_tv_leaderboard_of_a_group(
             expect(board.locator("#board thead")).to_contain_text("Points for")
             fits(board, "other")
             screenshot(board, f"leaderboard-tv-group-{size}-{scheme}")
-        board.context.close()
+    board.context.close()
 
 
 def test_a_community_server_has_no_all_games_board(

@@ -109,12 +109,13 @@ def test_a_group_made_on_one_phone_counts_a_game_started_on_another(
     for button in (*KEEPER_BUTTONS, "Take out"):
         expect(third.get_by_role("button", name=button)).to_have_count(0)
     expect(third.get_by_label("Take out")).to_have_count(0)
-    # The keeper's picker, opened by its address, lists nothing and says why.
-    open_app(third, f"{server.url}group/{group_id}/add", first_text="Add a game")
+    # The keeper's picker, opened by its address, lists nothing and says why (an
+    # address shown in the page already open: no second load).
+    route_to(third, f"group/{group_id}/add", "Add a game")
     see(third, re.compile(r"^Only the group's keeper can change it"))
     expect(third.get_by_role("button", name=re.compile(r"^Ann & Cid vs"))).to_have_count(0)
     # New game for the group, opened by its address, says this phone cannot.
-    open_app(third, f"{server.url}new?group={group_id}", first_text="New game")
+    route_to(third, f"new?group={group_id}", "New game")
     see(third, re.compile(r"^Only the group's keeper can start a game for Friday bish"))
 
     # The keeper takes the game out again, after a confirm; the game itself is kept.
@@ -129,9 +130,12 @@ def test_a_route_that_is_no_group_is_refused_plainly(
     page: Page, start_server: Callable[..., Any], open_app: Callable[..., float],
 ) -> None:
     server = start_server()
+    open_app(page, server.url, first_text="Past games")
     for route in ("group/0badc0de", "group/NOT-AN-ID", "group/%3Cscript%3E/add"):
-        open_app(page, f"{server.url}{route}", first_text="No such group")
+        # Each address shown in the page already open, from home (one load in all).
+        route_to(page, route, "No such group")
         see(page, "There is no group at this address. Open Groups from the home screen.")
+        route_to(page, "", "Past games")
 
 
 @each_size_checked

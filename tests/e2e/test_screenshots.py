@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from fits import assert_fits
 from playwright.sync_api import Page, expect
@@ -24,7 +25,6 @@ from table_steps import (
     shoot,
     tap,
     type_into,
-    type_names,
     type_points,
 )
 
@@ -35,6 +35,9 @@ HANDS: list[dict[str, Any]] = [
     {"caller": 2, "trump": "C", "points": {"team": 0, "tricks": 81}},
     {"caller": 3, "trump": "D", "misplay": {"called_by": 0, "upheld": True}},
 ]
+
+SEATED = ("Theresa", "Angus", "Margaret", "Duncan")
+"""Seats 1 to 4 of New game's shot with its names in (partners opposite)."""
 
 
 @each_size_checked
@@ -92,10 +95,14 @@ def test_every_screen_at_phone_size(
     at_each_size(phone, lambda phone: shoot(page, f"colours-{phone.tag}", screenshot))
     tap(page, "Close")
 
-    # New game with names typed, a target of its own and the house rules open.
-    route_to(page, "new", "Who sits where")
-
-    type_names(page, ("Theresa", "Angus", "Margaret", "Duncan"))  # the felt: Theresa & Margaret
+    # New game with its names filled in, a target of its own and the house rules open.
+    # The names come in its address, as fair teams' Start this game fills them (a
+    # thumb typing them is walked in test_table_flow.py, test_groups_phone.py and
+    # test_sharing.py, `type_names`); the screen holds them as it holds typed ones.
+    route_to(page, f"new?seats={quote('|'.join(SEATED), safe='')}", "Who sits where")
+    # The felt names both teams from the four seats (Flutter's text boxes show the
+    # accessibility tree no value until they are typed in).
+    see(page, re.compile(r"^Theresa & Margaret\s+vs\s+Angus & Duncan$"))
     type_into(page, "Other", "750")
     # The dealer last: a tap on Other while the dealer's buttons are drawn again for
     # the names can land on one of them.
