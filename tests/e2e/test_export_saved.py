@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from playwright.sync_api import Locator, Page, expect
-from table_steps import enter_seeded_code, seed_game, tap
+from table_steps import enter_seeded_code, route_to, seed_game, tap
 
 HANDS = [{"caller": 1, "trump": "H", "points": {"team": 0, "tricks": 70}}]
 SAVED = re.compile(r"^Saved tarabish-\d{4}-\d\d-\d\d-[a-z0-9-]+\.json to this phone's "
@@ -62,5 +62,5 @@ def test_the_phone_holding_the_game_reads_it_too(
     game = seed_game(app_server.data_dir, HANDS, teams=["Code Team", "Rivals"])
     open_app(page, f"{app_url}game/{game}", first_text="Score sheet")
     enter_seeded_code(page, game)
-    open_app(page, f"{app_url}games", first_text="Past games")
+    route_to(page, "games", "Past games")  # in the page already open
     export_and_read(page, "Export Code Team vs Rivals", "-code-team-vs-rivals.json")

@@ -16,6 +16,7 @@ from table_steps import (
     Phone,
     at_each_size,
     each_size_checked,
+    route_to,
     see,
     seed_won_games,
     shoot,
@@ -243,7 +244,7 @@ def test_fair_teams_is_one_tap_and_the_group_page_shows_the_newest_games(
     expect(page).to_have_url(re.compile(rf"/group/{group.id}/games$"))
     expect(rows).to_have_count(30)
     # The leaderboard's Fair teams lands on the same screen, not on the group's page.
-    open_app(page, f"{server.url}ratings?group={group.id}", first_text="Leaderboard")
+    route_to(page, f"ratings?group={group.id}", "Leaderboard")  # in the page already open
     tap(page, "Fair teams")
     see(page, "Tap the 4 to 8 members here tonight.")
     expect(page).to_have_url(re.compile(rf"/group/{group.id}/teams$"))
@@ -272,7 +273,7 @@ def test_the_keeper_renames_a_member_from_the_groups_statistics(
     page.wait_for_timeout(400)
     at_each_size(phone, lambda phone: shoot(
         page, f"second-night-renamed-{phone.tag}", screenshot))
-    open_app(page, f"{server.url}group/{group_id}", first_text="Friday bish")
+    route_to(page, f"group/{group_id}", "Members")  # the group's page, in the page open
     expect(page.get_by_role("button", name="Deirdre", exact=True)).to_be_visible()
     expect(page.get_by_role("button", name="Dee", exact=True)).to_have_count(0)
     assert "Deirdre" in FolderGroups(data).get(group_id).members

@@ -8,12 +8,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, expect
-from test_sharing import hand_rows, record_hand
-from test_two_phones import two_phones
+from table_steps import enter_seeded_code, seed_game
+from test_sharing import hand_rows, phone
 
 Shot = Callable[[Page, str], Path]
+HAND_1 = {"caller": 0, "trump": "H", "points": {"team": 0, "tricks": 95}}
+"""Ann calls hearts, Ann & Cid count 95."""
 
 
 def edit_hand_1(page: Page, digits: str) -> None:
@@ -29,11 +32,16 @@ def edit_hand_1(page: Page, digits: str) -> None:
 
 
 def test_three_notices_leave_one_column_header(
-    new_context: Callable[..., BrowserContext], app_url: str,
+    new_context: Callable[..., BrowserContext], app_url: str, app_server: Any,
     open_app: Callable[..., float], screenshot: Shot,
 ) -> None:
-    a, b, _game = two_phones(new_context, app_url, open_app, ["Ann", "Bob", "Cid", "Dee"])
-    record_hand(a, "Ann", "95")
+    # Two phones that hold a game of one hand (Ann called hearts, 95): a seeded game
+    # whose code each enters (New game and the Share panel are not what is tested here).
+    game = seed_game(app_server.data_dir, [HAND_1])
+    a, b = phone(new_context), phone(new_context)
+    for holder in (a, b):
+        open_app(holder, f"{app_url}game/{game}", first_text="Score sheet")
+        enter_seeded_code(holder, game)
     expect(hand_rows(b, 1)).to_be_visible()
     heads = b.get_by_text("Hand", exact=True)
     expect(heads).to_have_count(1)

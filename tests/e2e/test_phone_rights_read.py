@@ -83,10 +83,12 @@ def test_a_phone_that_holds_a_game_keeps_it_when_its_storage_fails(
         assert time.monotonic() < deadline, "the phone never got its rights back"
         again.wait_for_timeout(100)
     assert again.evaluate("window.__failedReads") == 3
+    again.close()  # read no more: an open tab keeps the browser busy
 
     # Every read fails: it is checked a while, then may only watch (on a token for
     # this session); once the storage answers, a reload in the same tab recovers.
     fail_reads(first, "always")
+    first.close()
     broken = browser.new_page()
     open_app(broken, sheet, first_text="Score sheet")
     see(broken, CHECKING)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from table_steps import enter_seeded_code, reads, seed_game, type_into
+from table_steps import enter_seeded_code, reads, route_to, seed_game, type_into
 
 
 def search_for(page: Page, words: str) -> None:
@@ -68,8 +68,9 @@ def test_the_games_house_rules_are_marked_and_why_comes_back(
     search_for(page, "half bait")
     expect(page.get_by_text("In this game: on (house rule)")).to_be_visible()
 
-    # A hand's ruling: Why? opens the rule, Back returns to the hand as it was.
-    open_app(page, f"{server.url}game/{game_id}/hand", first_text="Enter the table code")
+    # A hand's ruling: Why? opens the rule, Back returns to the hand as it was. (The
+    # hand's screen in the page already open.)
+    route_to(page, f"game/{game_id}/hand", "Enter the table code")
     enter_seeded_code(page, game_id)
     reads(page, "Who called?")
     page.get_by_role("button", name="Ann called").click()

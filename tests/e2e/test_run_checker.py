@@ -50,11 +50,25 @@ def open_checker(page: Page, url: str, open_app: Callable[..., float]) -> Table:
     return Table(page)
 
 
-def test_same_length_and_top_the_trump_run_wins(
+def clear_all(page: Page) -> Table:
+    """Clear all cards: the checker as opened, for the next table of cards (the same
+    page: a load costs the browser more than the whole table's taps)."""
+    page.get_by_label("Clear all cards", exact=True).click()
+    expect(page.get_by_text("Nothing tapped yet."), "every player's cards cleared"
+           ).to_be_visible()
+    return Table(page)
+
+
+def test_the_run_checker_rules_ties_cancels_long_runs_impossible_claims_and_a_whole_hand(
     page: Page, app_url: str, open_app: Callable[..., float],
     screenshot: Callable[[Page, str], Path], color_scheme: Callable[[Page, str], None],
 ) -> None:
+    """One checker, cleared between tables of cards: same length and top, the trump run
+    wins; equal plain runs cancel; a long run is cut and a fifty beats a twenty;
+    impossible claims are pointed at; a whole hand shows its runs and bella."""
     table = open_checker(page, app_url + "check", open_app)
+
+    # Same length and top: the trump run wins.
     expect(page.get_by_text("No game open: the standard rules.")).to_be_visible()
     expect(page.get_by_text("deals", exact=False)).to_have_count(0)  # nobody asked
     page.get_by_label("Trump: Clubs").click()
@@ -72,11 +86,11 @@ def test_same_length_and_top_the_trump_run_wins(
     page.wait_for_timeout(800)
     expect(page.get_by_text("Player 2's runs count: 20 to Players 2 & 4")).to_be_visible()
     screenshot(page, "run-checker-dark")
+    color_scheme(page, "light")
+    page.wait_for_timeout(800)
 
-
-def test_equal_plain_runs_cancel(page: Page, app_url: str, open_app: Callable[..., float]
-                                 ) -> None:
-    table = open_checker(page, app_url + "check", open_app)
+    # Equal plain runs cancel.
+    table = clear_all(page)
     page.get_by_label("Trump: Hearts").click()
     table.cards("Player 1", "J♠ Q♠ K♠")
     table.cards("Player 2", "J♦ Q♦ K♦")
@@ -86,11 +100,8 @@ def test_equal_plain_runs_cancel(page: Page, app_url: str, open_app: Callable[..
                             "are equal plain runs: they cancel, nobody scores runs")
            ).to_be_visible()
 
-
-def test_a_long_run_is_cut_and_a_fifty_beats_a_twenty(
-    page: Page, app_url: str, open_app: Callable[..., float],
-) -> None:
-    table = open_checker(page, app_url + "check", open_app)
+    # A long run is cut and a fifty beats a twenty.
+    table = clear_all(page)
     page.get_by_label("Trump: Clubs").click()
     table.cards("Player 1", "6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥")
     table.cards("Player 2", "10♦ J♦ Q♦")
@@ -99,12 +110,8 @@ def test_a_long_run_is_cut_and_a_fifty_beats_a_twenty(
                             "queen (a fifty beats a twenty)")).to_be_visible()
     expect(page.get_by_text("Runs: fifty to the queen + twenty to the eight")).to_be_visible()
 
-
-def test_impossible_claims_are_pointed_at(
-    page: Page, app_url: str, open_app: Callable[..., float],
-    screenshot: Callable[[Page, str], Path],
-) -> None:
-    table = open_checker(page, app_url + "check", open_app)
+    # Impossible claims are pointed at.
+    table = clear_all(page)
     page.get_by_label("Trump: Hearts").click()
     table.cards("Player 1", "9♥ 10♥ J♥ Q♥")
     table.cards("Player 2", "Q♥ K♥ A♥ 6♠")
@@ -119,11 +126,8 @@ def test_impossible_claims_are_pointed_at(
     expect(page.get_by_text("Player 2: 6♠ is in no run", exact=False)).to_have_count(0)
     screenshot(page, "run-checker-problems")
 
-
-def test_a_whole_hand_shows_its_runs_and_bella(
-    page: Page, app_url: str, open_app: Callable[..., float],
-) -> None:
-    table = open_checker(page, app_url + "check", open_app)
+    # A whole hand shows its runs and bella.
+    table = clear_all(page)
     page.get_by_label("Trump: Clubs").click()
     table.whole_hand("Player 3", "A♠ 6♥ 7♥ 8♥ 9♥ 10♦ J♦ Q♣ K♣")
     expect(page.get_by_text("Player 3's runs count: 50 to Players 1 & 3")).to_be_visible()
