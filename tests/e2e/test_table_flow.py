@@ -346,7 +346,7 @@ def test_past_games_open_a_game_export_another_and_delete_a_third(
     its sheet; another exports to a file that replays to its score; a third, whose code
     this phone holds, is deleted."""
     seed_game(app_server.data_dir, [full_hand(0), full_hand(0), full_hand(2), full_hand(0)],
-              teams=["Reds", "Blues"])
+              teams=["Crimson", "Navy"])  # names no other test on this server gives
     seed_game(app_server.data_dir, [full_hand(1)], teams=["Hearts Club", "Legion"])
     old = seed_game(app_server.data_dir, [full_hand(0)], teams=["Old Pals", "New Pals"])
     # Deleting needs the game's code: the one `tarabish import` printed.
@@ -354,8 +354,8 @@ def test_past_games_open_a_game_export_another_and_delete_a_third(
     enter_seeded_code(page, old)
     page.get_by_label("Back").click()
     tap(page, "Past games")
-    see(page, "Reds  648 – 0  Blues")
-    see(page, "Won by Reds")
+    see(page, "Crimson  648 – 0  Navy")
+    see(page, "Won by Crimson")
 
     with page.expect_download() as download:
         tap(page, "Export Hearts Club vs Legion")
@@ -373,7 +373,7 @@ def test_past_games_open_a_game_export_another_and_delete_a_third(
            "the deleted game gone from Past games").to_have_count(0)
     see(page, "Hearts Club  0 – 162  Legion")
 
-    tap(page, "Open Reds vs Blues")
+    tap(page, "Open Crimson vs Navy")
     see(page, "Score sheet")
-    see(page, "Reds win, 648 to 0 (target 500)")
+    see(page, "Crimson win, 648 to 0 (target 500)")
     see(page, "4. Cid dealt · Ann called ♥")
