@@ -608,3 +608,21 @@ def shoot(phone: Phone | Page, name: str, screenshot: Callable[..., Path],
     # Still once drawn as its light shot was (one shot, not two and a pause).
     settled_shot(page, settle_ms, still=shots[0].read_bytes())
     return shots
+
+
+def seed_game_in(store: list[str], folder: Path, hands: list[dict[str, Any]],
+                 **extra: Any) -> str:
+    """`seed_game` into any store: `store` is the options of `tarabish import` that name
+    it (["--data-dir", DIR] or ["--database", URL]), `folder` where the game's file is
+    written. The table code it prints is kept for `enter_seeded_code`."""
+    doc = {"format": "tarabish-game/1", "players": PLAYERS, "first_dealer": 3, "rules": {},
+           "hands": hands, **extra}
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"seed-{abs(hash(json.dumps(doc)))}.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    done = run_cli(["import", str(path), *store], check=True)
+    match = re.search(r"\b([0-9a-f]{8})\b", done.stdout)
+    code = re.search(r"table code (\d{6})", done.stderr)
+    assert match and code, (done.stdout, done.stderr)
+    SEEDED_CODES[match.group(1)] = code.group(1)
+    return match.group(1)

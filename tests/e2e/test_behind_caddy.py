@@ -16,7 +16,7 @@ from typing import Any
 
 from fits import assert_fits
 from playwright.sync_api import BrowserContext, Page, expect
-from table_steps import record_counted_hand, totals
+from table_steps import LARGE, SMALL, Phone, record_counted_hand, resize, totals
 from test_sharing import PLAYERS, close_dialog, open_share, start_game
 
 from tests.caddy_proxy import caddy_in_front
@@ -74,12 +74,17 @@ def test_the_app_believes_the_proxy_not_a_forged_header(tmp_path: Path) -> None:
                                     "via_proxy": True}
 
 
-def test_a_phone_plays_over_https_through_the_proxy(
+def test_a_phone_plays_over_https_through_the_proxy_and_share_gives_the_address_it_opened(
     tmp_path: Path, start_server: Callable[..., Any],
     new_context: Callable[..., BrowserContext], open_app: Callable[..., float],
     screenshot: Callable[[Page, str], Path],
 ) -> None:
-    app = start_server(args=("--trusted-proxy", "127.0.0.1"))
+    """Page files are compressed once; a phone starts a game and records a hand through
+    the proxy. Share gives the address the phone opened: it showed the process's own
+    http://localhost:PORT, its QR code, and in red the laptop's advice to listen on every
+    interface (which would bypass the proxy). (One walk: each was a test with a server,
+    a proxy and a phone of its own.)"""
+    app = start_server(args=("--host", "127.0.0.1", "--trusted-proxy", "127.0.0.1"))
     with caddy_in_front([f"127.0.0.1:{app.port}"], tmp_path / "caddy") as proxy:
         # Compressed once: by the app, which Caddy passes on as it is.
         fields, body = https_get(proxy.https_port, "/main.dart.js",
@@ -89,32 +94,13 @@ def test_a_phone_plays_over_https_through_the_proxy(
         assert script[:2] != b"\x1f\x8b" and len(script) > 100_000
 
         page = new_context(ignore_https_errors=True).new_page()
-        start_game(page, proxy.url, open_app)
-        record_counted_hand(page, PLAYERS[1], "Hearts", "92")
-        assert totals(page) != ("0", "0")
-        expect(page.get_by_text("Lost the table server.")).not_to_be_visible()
-        screenshot(page, "behind-caddy-sheet")
-        assert page.url.startswith(proxy.url)
-
-
-def test_share_behind_the_proxy_gives_the_address_phones_opened(
-    tmp_path: Path, start_server: Callable[..., Any],
-    new_context: Callable[..., BrowserContext], open_app: Callable[..., float],
-    screenshot: Callable[[Page, str], Path],
-) -> None:
-    """Share showed the process's own http://localhost:PORT, its QR code, and in red the
-    laptop's advice to listen on every interface (which would bypass the proxy)."""
-    app = start_server(args=("--host", "127.0.0.1", "--trusted-proxy", "127.0.0.1"))
-    with caddy_in_front([f"127.0.0.1:{app.port}"], tmp_path / "caddy") as proxy:
-        context = new_context(ignore_https_errors=True)
-        page = context.new_page()
         game = start_game(page, proxy.url, open_app)
         address = f"{proxy.url}game/{game}"
-        for width, height in ((390, 844), (360, 640)):
-            if width != 390:  # the same phone (its code), its page opened at that size
-                page = context.new_page()
-                page.set_viewport_size({"width": width, "height": height})
-                open_app(page, address, first_text="Score sheet")
+        shown = Phone(page)
+        for width, height in (LARGE, SMALL):
+            # The same phone (its code) turned to that size: the server draws Share for
+            # the size it is opened at.
+            resize(shown, (width, height))
             for scheme in ("light", "dark"):
                 page.emulate_media(color_scheme=scheme)
                 open_share(page)
@@ -122,10 +108,19 @@ def test_share_behind_the_proxy_gives_the_address_phones_opened(
                 expect(page.get_by_label(f"QR code of {address}")).to_be_attached()
                 expect(page.get_by_text("Scan it with a phone to follow the score.")
                        ).to_be_visible()
-                expect(page.get_by_text(re.compile("only listens on this machine"))
+                expect(page.get_by_text(re.compile("only listens on this machine")),
+                       "no advice to listen on every interface behind the proxy"
                        ).to_have_count(0)
                 screenshot(page, f"share-behind-proxy-{width}x{height}-{scheme}")
                 assert_fits(page, [re.compile(r"^Table code \d{6}$"), address,
                                    "Scan it with a phone to follow the score."],
                             floating=["Close"])
                 close_dialog(page)
+        resize(shown, LARGE)
+        page.emulate_media(color_scheme="light")
+
+        record_counted_hand(page, PLAYERS[1], "Hearts", "92")
+        assert totals(page) != ("0", "0")
+        expect(page.get_by_text("Lost the table server.")).not_to_be_visible()
+        screenshot(page, "behind-caddy-sheet")
+        assert page.url.startswith(proxy.url)

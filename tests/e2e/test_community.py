@@ -23,16 +23,14 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
+from table_steps import SEEDED_CODES, seed_game_in
 from test_club_night import save_hand, table_phone
 from test_sharing import (
     WATCHING,
-    close_dialog,
     enter_code,
     fill_hand,
     hand_rows,
     phone,
-    read_table_code,
-    start_game,
 )
 from test_two_phones import shoot_every_way
 
@@ -67,6 +65,14 @@ def gone_after(page: Page, text: Any, since: float, timeout_s: float) -> float:
             expect(text).to_have_count(0, timeout=1)
         page.wait_for_timeout(5)
     return time.monotonic() - since
+
+
+def seeded_game(pg_url: str, folder: Path, players: list[str]) -> tuple[str, str]:
+    """A new game of `players` in the community's database, stored through `tarabish
+    import` (how a phone starts one is test_community_privacy's walk through New game on
+    a community); its id and the table code the import printed."""
+    game = seed_game_in(["--database", pg_url], folder, [], players=players)
+    return game, SEEDED_CODES[game]
 
 
 def join_table(page: Page, open_app: Callable[..., float], url: str, game: str,
@@ -116,23 +122,42 @@ def save_and_time(saver: Page, watcher: Page, number: int, caller: str,
 
 
 @pytest.mark.server_stops
-def test_two_phones_on_two_processes_play_together_and_survive_a_kill(
+def test_phones_on_two_processes_play_together_keep_one_of_two_saves_and_survive_a_kill(
     new_context: Callable[..., BrowserContext], start_server: Callable[..., Any],
     open_app: Callable[..., float], pg_url: str, screenshot: Callable[[Page, str], Path],
+    tmp_path: Path,
 ) -> None:
+    """Two phones, each on its own process: the same hand saved through both is one hand
+    and one choice, as two phones on one laptop are; then they play hands together, and
+    one's process is killed and started again: it comes back by itself."""
     one, two = community(start_server, pg_url), community(start_server, pg_url)
     assert "community's database" in one.log()
+    game, code = seeded_game(pg_url, tmp_path, ["Ivy", "Jon", "Kit", "Lou"])
     a, b = phone(new_context), phone(new_context)
-    game = start_game(a, one.url, open_app, ["Ada", "Ben", "Cy", "Di"])
-    code = read_table_code(a)
-    close_dialog(a)
-
-    # B opens the game on the other process: the code entered there holds.
+    # A holds the game on one process; B's code, entered on the other, holds there.
+    join_table(a, open_app, one.url, game, code)
     join_table(b, open_app, two.url, game, code)
 
+    # The same hand saved through both processes at once: one is stored, the other
+    # phone is shown both versions.
+    for p, caller, points in ((a, "Ivy", "95"), (b, "Jon", "85")):
+        p.get_by_role("button", name="Record hand").click()
+        fill_hand(p, caller, points)
+    a.get_by_role("button", name=re.compile("^Save hand")).click()
+    expect(hand_rows(a, 1)).to_be_visible()
+    b.get_by_role("button", name=re.compile("^Save hand")).click()
+    expect(b.get_by_text("Hand 1: two versions"),
+           "the same hand saved through two processes: one choice").to_be_visible()
+    b.get_by_role("button", name="Keep theirs").click()
+    expect(hand_rows(b, 1)).to_be_visible()
+    for p in (a, b):
+        expect(hand_rows(p, 2), "the same hand saved through two processes: one hand"
+               ).to_have_count(0)
+        expect(p.get_by_text("1. Lou dealt · Ivy called ♥")).to_be_visible()
+
     seen: list[float] = []
-    for number, (saver, watcher, caller) in enumerate(
-            ((a, b, "Ada"), (b, a, "Ben"), (a, b, "Cy")), start=1):
+    for number, (saver, watcher, caller) in enumerate(((b, a, "Jon"), (a, b, "Kit")),
+                                                      start=2):
         own, other = save_and_time(saver, watcher, number, caller, "95")
         print(f"hand {number}: on the saving phone {own * 1000:.0f} ms, "
               f"on the other process's phone {other * 1000:.0f} ms after Save")
@@ -157,7 +182,7 @@ def test_two_phones_on_two_processes_play_together_and_survive_a_kill(
 
     # Nothing lost, nothing twice; and the sheet is live again both ways.
     expect(b.get_by_role("button", name="Record hand")).to_be_visible(timeout=10_000)
-    own, other = save_and_time(b, a, 4, "Di", "95")
+    own, other = save_and_time(b, a, 4, "Lou", "95")
     print(f"hand 4 after the restart: {own * 1000:.0f} ms, {other * 1000:.0f} ms")
     for p in (a, b):
         for number in (1, 2, 3, 4):
@@ -169,28 +194,28 @@ def test_two_phones_on_two_processes_play_together_and_survive_a_kill(
 
 def test_wrong_codes_add_up_across_processes(
     new_context: Callable[..., BrowserContext], start_server: Callable[..., Any],
-    open_app: Callable[..., float], pg_url: str,
+    open_app: Callable[..., float], pg_url: str, tmp_path: Path,
 ) -> None:
     one, two = community(start_server, pg_url), community(start_server, pg_url)
-    a, b, c = phone(new_context), phone(new_context), phone(new_context)
-    game = start_game(a, one.url, open_app, ["Eve", "Fay", "Gus", "Hal"])
-    code = read_table_code(a)
+    game, code = seeded_game(pg_url, tmp_path, ["Eve", "Fay", "Gus", "Hal"])
     wrong = "000000" if code != "000000" else "999999"
-    # Two wrong codes through one process, the third through the other: braked.
+    # Two wrong codes through one process, the third through the other: braked. (One
+    # phone for both: the brake counts the game's wrong codes, never the phone's.)
+    b = phone(new_context)
     open_app(b, f"{one.url}game/{game}", first_text=WATCHING)
     b.get_by_role("button", name="Enter table code").click()
     for _ in range(2):
         enter_code(b, wrong)
     expect(b.get_by_text(re.compile(r"Too many wrong codes"))).to_have_count(0)
-    open_app(c, f"{two.url}game/{game}", first_text=WATCHING)
-    c.get_by_role("button", name="Enter table code").click()
-    enter_code(c, wrong)
-    expect(c.get_by_text(re.compile(r"Too many wrong codes: try again in \d+ s"))
+    open_app(b, f"{two.url}game/{game}", first_text=WATCHING)
+    b.get_by_role("button", name="Enter table code").click()
+    enter_code(b, wrong)
+    expect(b.get_by_text(re.compile(r"Too many wrong codes: try again in \d+ s"))
            ).to_be_visible()
-    enter_code(c, code)  # even the right code waits now
-    expect(c.get_by_text(re.compile(r"Too many wrong codes: try again in \d+ s"))
+    enter_code(b, code)  # even the right code waits now
+    expect(b.get_by_text(re.compile(r"Too many wrong codes: try again in \d+ s"))
            ).to_be_visible()
-    expect(c.get_by_role("button", name="Record hand")).to_have_count(0)
+    expect(b.get_by_role("button", name="Record hand")).to_have_count(0)
 
 
 def test_a_board_on_one_process_follows_a_table_on_the_other(
@@ -230,19 +255,18 @@ def test_a_board_on_one_process_follows_a_table_on_the_other(
 @pytest.mark.server_stops
 def test_a_phone_whose_process_dies_comes_back_on_another(
     new_context: Callable[..., BrowserContext], start_server: Callable[..., Any],
-    open_app: Callable[..., float], pg_url: str,
+    open_app: Callable[..., float], pg_url: str, tmp_path: Path,
 ) -> None:
     """Behind the proxy (a forwarder here), B's process is killed: B's page reconnects
     to the same address, which now reaches the other process, and carries on there."""
     from tcp_forwarder import Forwarder
 
     one, two = community(start_server, pg_url), community(start_server, pg_url)
+    game, code = seeded_game(pg_url, tmp_path, ["Ada", "Ben", "Cy", "Di"])
     proxy = Forwarder([one.port, two.port])
     try:
         a, b = phone(new_context), phone(new_context)
-        game = start_game(a, two.url, open_app, ["Ada", "Ben", "Cy", "Di"])
-        code = read_table_code(a)
-        close_dialog(a)
+        join_table(a, open_app, two.url, game, code)
         join_table(b, open_app, proxy.url, game, code)
         save_and_time(b, a, 1, "Ada", "95")
 
@@ -261,32 +285,6 @@ def test_a_phone_whose_process_dies_comes_back_on_another(
             expect(hand_rows(p, 4)).to_have_count(0)
     finally:
         proxy.close()
-
-
-def test_the_same_hand_saved_through_two_processes_is_one_hand_and_one_choice(
-    new_context: Callable[..., BrowserContext], start_server: Callable[..., Any],
-    open_app: Callable[..., float], pg_url: str,
-) -> None:
-    """Two phones on two processes record hand 1 at once: one is stored, the other phone
-    is shown both versions, as two phones on one laptop are."""
-    one, two = community(start_server, pg_url), community(start_server, pg_url)
-    a, b = phone(new_context), phone(new_context)
-    game = start_game(a, one.url, open_app, ["Ivy", "Jon", "Kit", "Lou"])
-    code = read_table_code(a)
-    close_dialog(a)
-    join_table(b, open_app, two.url, game, code)
-    for p, caller, points in ((a, "Ivy", "95"), (b, "Jon", "85")):
-        p.get_by_role("button", name="Record hand").click()
-        fill_hand(p, caller, points)
-    a.get_by_role("button", name=re.compile("^Save hand")).click()
-    expect(hand_rows(a, 1)).to_be_visible()
-    b.get_by_role("button", name=re.compile("^Save hand")).click()
-    expect(b.get_by_text("Hand 1: two versions")).to_be_visible()
-    b.get_by_role("button", name="Keep theirs").click()
-    expect(hand_rows(b, 1)).to_be_visible()
-    for p in (a, b):
-        expect(hand_rows(p, 2)).to_have_count(0)
-        expect(p.get_by_text("1. Lou dealt · Ivy called ♥")).to_be_visible()
 
 
 def test_play_again_reaches_the_phone_on_the_other_process(

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, expect
+from table_steps import route_to
 from test_community import community
 from test_sharing import WATCHING, phone, start_game
 from test_two_phones import shoot_every_way
@@ -32,7 +33,7 @@ def test_a_strangers_past_games_show_no_other_homes_game(
     game = start_game(home, one.url, open_app, PLAYERS)
 
     # The home's phone lists its game (drawn again once the phone is known).
-    open_app(home, f"{one.url}games", first_text="Past games")
+    route_to(home, "games", "Past games")
     expect(home.get_by_role("button", name=HOME_GAME)).to_be_visible(timeout=15_000)
 
     # A stranger on the other process: nothing of it, and why.
@@ -42,15 +43,15 @@ def test_a_strangers_past_games_show_no_other_homes_game(
     expect(stranger.get_by_text(OWN_GAMES)).to_be_visible()
     shoot_every_way(stranger, "community-own-games", screenshot)
     expect(stranger.get_by_role("button", name=HOME_GAME)).to_have_count(0)  # after every redraw too
-    open_app(stranger, f"{two.url}stats", first_text="Statistics")
+    route_to(stranger, "stats", "Statistics")
     expect(stranger.get_by_text("No games in this period yet.")).to_be_visible()
     expect(stranger.get_by_text("Ada", exact=True)).to_have_count(0)
 
-    open_app(stranger, f"{two.url}groups", first_text="Groups")
+    route_to(stranger, "groups", "Groups")
     expect(stranger.get_by_text(re.compile(r"^This phone keeps no group yet"))).to_be_visible()
     shoot_every_way(stranger, "community-own-groups", screenshot)
 
     # Given the game's address (Share), the stranger watches it and then lists it.
-    open_app(stranger, f"{two.url}game/{game}", first_text=WATCHING)
-    open_app(stranger, f"{two.url}games", first_text="Past games")
+    route_to(stranger, f"game/{game}", WATCHING)
+    route_to(stranger, "games", "Past games")
     expect(stranger.get_by_role("button", name=HOME_GAME)).to_be_visible(timeout=15_000)

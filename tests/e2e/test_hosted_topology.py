@@ -13,13 +13,15 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
-from test_community import BACK_WITHIN_S, join_table, kill_now, live_again, save_and_time
-from test_sharing import (
-    close_dialog,
-    hand_rows,
-    read_table_code,
-    start_game,
+from test_community import (
+    BACK_WITHIN_S,
+    join_table,
+    kill_now,
+    live_again,
+    save_and_time,
+    seeded_game,
 )
+from test_sharing import hand_rows
 
 from tests.caddy_proxy import caddy_in_front
 
@@ -53,10 +55,11 @@ def test_a_phone_plays_through_the_proxy_while_each_process_dies_in_turn(
     one, two = app_process(start_server, pg_url), app_process(start_server, pg_url)
     with caddy_in_front([f"127.0.0.1:{one.port}", f"127.0.0.1:{two.port}"],
                         tmp_path / "caddy") as proxy:
+        # The game is stored through `tarabish import` (a phone starts one through the
+        # proxy in test_behind_caddy.py); both phones enter its code through the proxy.
+        game, code = seeded_game(pg_url, tmp_path, PLAYERS)
         host = new_context(ignore_https_errors=True).new_page()
-        game = start_game(host, proxy.url, open_app, PLAYERS)
-        code = read_table_code(host)
-        close_dialog(host)
+        join_table(host, open_app, proxy.url, game, code)
         player = new_context(ignore_https_errors=True).new_page()
         join_table(player, open_app, proxy.url, game, code)
         save_and_time(player, host, 1, "Ada", "95")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, expect
-from table_steps import type_names
+from table_steps import SEEDED_CODES, enter_seeded_code, route_to, seed_game, tap, type_names
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 GAME_URL = re.compile(r"/game/([0-9a-f]{8})$")
@@ -141,12 +141,19 @@ def test_phones_share_a_game_and_earn_edit_rights(
     color_scheme(a, "dark")
     screenshot(a, "share-panel-dark")
     color_scheme(a, "light")
-    a.wait_for_timeout(300)
     close_dialog(a)
 
+    # A watcher going straight to the Record hand address gets the code entry (C's
+    # first load; Back shows it the sheet as a watcher).
+    open_app(c, f"{app_url}game/{game}/hand", first_text="Enter the table code")
+    expect(c.get_by_text("Who called?")).to_have_count(0)
+    c.get_by_label("Back", exact=True).click()
+    expect(c.get_by_text(WATCHING)).to_be_visible()
+
     # Watchers: the sheet, a banner, no Record hand.
+    open_app(b, f"{app_url}game/{game}", first_text=WATCHING)
     for watcher in (b, c):
-        open_app(watcher, f"{app_url}game/{game}", first_text=WATCHING)
+        expect(watcher.get_by_text(WATCHING)).to_be_visible()
         expect(watcher.get_by_role("button", name="Record hand")).to_have_count(0)
         expect(watcher.get_by_role("button", name="Undo last hand")).to_have_count(0)
     screenshot(b, "sheet-watcher")
@@ -158,12 +165,6 @@ def test_phones_share_a_game_and_earn_edit_rights(
     record_hand(a, "Ann", "95")
     for p in (a, b, c):
         expect(hand_rows(p, 1)).to_be_visible()
-
-    # A watcher going straight to the Record hand address gets the code entry.
-    open_app(c, f"{app_url}game/{game}/hand", first_text="Enter the table code")
-    expect(c.get_by_text("Who called?")).to_have_count(0)
-    c.get_by_label("Back", exact=True).click()
-    expect(c.get_by_text(WATCHING)).to_be_visible()
 
     # B asks for rights: a wrong code is refused, the right one grants them.
     b.get_by_role("button", name="Enter table code").click()
@@ -203,12 +204,15 @@ def test_phones_share_a_game_and_earn_edit_rights(
 
 
 def test_repeated_wrong_codes_are_slowed_down(
-    new_context: Callable[..., BrowserContext], app_url: str,
+    new_context: Callable[..., BrowserContext], app_server: Any,
     open_app: Callable[..., float],
 ) -> None:
-    a, b = phone(new_context), phone(new_context)
-    game = start_game(a, app_url, open_app, ["Eve", "Fay", "Gus", "Hal"])
-    code = read_table_code(a)
+    # The game is stored through `tarabish import`, which prints its code (the phone
+    # that starts a game holds the code: test_phones_share_a_game_and_earn_edit_rights).
+    app_url = app_server.url
+    b = phone(new_context)
+    game = seed_game(app_server.data_dir, [], players=["Eve", "Fay", "Gus", "Hal"])
+    code = SEEDED_CODES[game]
     wrong = "000000" if code != "000000" else "999999"
     open_app(b, f"{app_url}game/{game}", first_text=WATCHING)
     b.get_by_role("button", name="Enter table code").click()
@@ -231,8 +235,8 @@ def test_two_games_at_once_stay_apart(
     second = start_game(b, server.url, open_app, ["Max", "Ned", "Oli", "Pat"])
     assert first != second
     # Each starter holds only their own game.
-    open_app(b, f"{server.url}game/{first}", first_text=WATCHING)
-    open_app(b, f"{server.url}game/{second}", first_text="Record hand")
+    route_to(b, f"game/{first}", WATCHING)
+    route_to(b, f"game/{second}", "Record hand")
 
     record_hand(a, "Ann", "95")
     expect(hand_rows(a, 1)).to_be_visible()
@@ -243,7 +247,7 @@ def test_two_games_at_once_stay_apart(
     # Each phone's home continues the game it was at last; a phone new to the table
     # has none to continue, and finds both under Past games.
     for at, players in ((a, "Ann & Cid"), (b, "Max & Oli")):
-        open_app(at, server.url)
+        route_to(at, "", "Past games")
         expect(at.get_by_role("button", name=re.compile(rf"^Continue\s+{players}"))).to_be_visible()
     home = phone(new_context)
     open_app(home, server.url)
@@ -260,8 +264,13 @@ def test_phone_back_after_session_timeout_sees_the_sheet_and_keeps_rights(
     """A phone away longer than the session timeout gets a new session: the sheet
     is rebuilt from the store and the device token still carries its rights."""
     server = start_server(env={"FLET_SESSION_TIMEOUT": "2"})
-    game = start_game(page, server.url, open_app)
-    record_hand(page, "Ann", "95")
+    # A game with one hand, stored through `tarabish import`; the phone enters its code.
+    game = seed_game(server.data_dir, [{"caller": 0, "trump": "H",
+                                        "points": {"team": 0, "tricks": 95}}])
+    open_app(page, f"{server.url}game/{game}", first_text=WATCHING)
+    enter_seeded_code(page, game)
+    expect(page.get_by_role("button", name="Record hand")).to_be_visible()
+    expect(hand_rows(page, 1)).to_be_visible()
     page.goto("about:blank")  # the phone sleeps: its WebSocket is gone
     page.wait_for_timeout(14_000)  # timeout 2 s; Flet sweeps sessions every 10 s
     open_app(page, f"{server.url}game/{game}", first_text="Record hand")
@@ -274,5 +283,6 @@ def test_unknown_game_address_gets_a_clear_page(
 ) -> None:
     open_app(page, f"{app_url}game/deadbeef", first_text="Game not found")
     expect(page.get_by_role("button", name="Home")).to_be_visible()
-    open_app(page, f"{app_url}game/deadbeef/hand", first_text="Game not found")
+    tap(page, "Home")
+    route_to(page, "game/deadbeef/hand", "Game not found")
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, expect
-from table_steps import DRAWN, settled_shot, shoot
+from table_steps import DRAWN, enter_seeded_code, seed_game, settled_shot, shoot
 from test_sharing import (
     close_dialog,
     enter_code,
@@ -45,6 +46,20 @@ def two_phones(new_context: Callable[..., BrowserContext], app_url: str,
     return a, b, game
 
 
+def two_holders(new_context: Callable[..., BrowserContext], app_server: Any,
+                open_app: Callable[..., float], players: list[str]) -> tuple[Page, Page, str]:
+    """A new game of `players` (stored through `tarabish import`: how a phone starts one and
+    holds its code is test_sharing's walk through New game), and two phones that each
+    enter its table code: both may record."""
+    game = seed_game(app_server.data_dir, [], players=players)
+    a, b = phone(new_context), phone(new_context)
+    for p in (a, b):
+        open_app(p, f"{app_server.url}game/{game}", first_text=WATCHING)
+        enter_seeded_code(p, game)
+        expect(p.get_by_role("button", name="Record hand")).to_be_visible()
+    return a, b, game
+
+
 def shoot_every_way(page: Page, name: str, screenshot: Shot) -> None:
     """`name` at both phone sizes, light and dark (`table_steps.shoot`), back at 390x844
     light after."""
@@ -59,11 +74,14 @@ def shoot_every_way(page: Page, name: str, screenshot: Shot) -> None:
     settled_shot(page)
 
 
-def test_a_second_save_of_hand_1_is_a_choice_never_a_hand_2(
-    new_context: Callable[..., BrowserContext], app_url: str,
+def test_a_second_save_of_a_hand_is_a_choice_or_recorded_once_never_a_new_hand(
+    new_context: Callable[..., BrowserContext], app_server: Any,
     open_app: Callable[..., float], screenshot: Shot,
 ) -> None:
-    a, b, _game = two_phones(new_context, app_url, open_app, ["Ivy", "Jon", "Kit", "Lou"])
+    """Both phones record hand 1, differently: the second Save is a choice, never a hand
+    2. Then both record hand 2 the same: it is recorded once. (One table, one pair of
+    phones for both: each was a test with phones of its own.)"""
+    a, b, _game = two_holders(new_context, app_server, open_app, ["Ivy", "Jon", "Kit", "Lou"])
     for p, caller, points in ((a, "Ivy", "95"), (b, "Jon", "85")):
         p.get_by_role("button", name="Record hand").click()
         fill_hand(p, caller, points)
@@ -86,33 +104,28 @@ def test_a_second_save_of_hand_1_is_a_choice_never_a_hand_2(
     b.get_by_role("button", name="Keep theirs").click()
     expect(hand_rows(b, 1)).to_be_visible()
     for p in (a, b):
-        expect(hand_rows(p, 2)).to_have_count(0)
+        expect(hand_rows(p, 2), "a second save of hand 1 is never a hand 2").to_have_count(0)
         expect(p.get_by_text("1. Lou dealt · Ivy called ♥")).to_be_visible()
 
-
-def test_the_same_hand_twice_is_recorded_once(
-    new_context: Callable[..., BrowserContext], app_url: str,
-    open_app: Callable[..., float],
-) -> None:
-    a, b, _game = two_phones(new_context, app_url, open_app, ["Mo", "Nia", "Oz", "Pia"])
+    # The same hand twice is recorded once: both record hand 2 alike, A saves first.
     for p in (a, b):
         p.get_by_role("button", name="Record hand").click()
-        fill_hand(p, "Mo", "95")
+        fill_hand(p, "Jon", "95")
     a.get_by_role("button", name=re.compile("^Save hand")).click()
-    expect(hand_rows(a, 1)).to_be_visible()
+    expect(hand_rows(a, 2)).to_be_visible()
     b.get_by_role("button", name=re.compile("^Save hand")).click()
-    expect(b.get_by_text("Hand 1 was already recorded by another phone", exact=False)
-           ).to_be_visible()
-    expect(hand_rows(b, 1)).to_be_visible()
+    expect(b.get_by_text("Hand 2 was already recorded by another phone", exact=False),
+           "the same hand saved twice: B told it was already recorded").to_be_visible()
+    expect(hand_rows(b, 2)).to_be_visible()
     b.wait_for_timeout(500)
-    expect(hand_rows(b, 2)).to_have_count(0)
+    expect(hand_rows(b, 3), "the same hand saved twice is recorded once").to_have_count(0)
 
 
 def test_an_edit_and_an_undo_leave_their_trace_on_the_other_phone(
-    new_context: Callable[..., BrowserContext], app_url: str,
+    new_context: Callable[..., BrowserContext], app_server: Any,
     open_app: Callable[..., float], screenshot: Shot,
 ) -> None:
-    a, b, _game = two_phones(new_context, app_url, open_app, ["Quin", "Ray", "Sue", "Tom"])
+    a, b, _game = two_holders(new_context, app_server, open_app, ["Quin", "Ray", "Sue", "Tom"])
     record_hand(a, "Quin", "95")
     expect(hand_rows(b, 1)).to_be_visible()
 

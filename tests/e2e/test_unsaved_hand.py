@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -26,13 +24,15 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
+from table_steps import enter_seeded_code, seed_game_in
 from tcp_forwarder import Forwarder
 from test_community import kill_now, live_again
-from test_sharing import fill_hand, hand_rows, phone, start_game
+from test_sharing import fill_hand, hand_rows, phone
 from test_two_phones import shoot_every_way
 
 from scorer.app.hold_for_tests import HOLD_ENV
 from scorer.app.unsaved import NOT_SAVED, saved_anyway
+from tests.server_zygote import run_cli
 
 LOST = "Lost the table server."
 KEPT = "flutter.tarabish.unsaved"
@@ -50,8 +50,10 @@ class Table:
     marker: Path
     then: Callable[[], None]
     """Once `held` is dead: start what the phone comes back to."""
-    export: list[str]
-    """`tarabish export` of this store, less the game id."""
+    store: list[str]
+    """The options of `tarabish` that name this store (--data-dir or --database)."""
+    folder: Path
+    """Where a seeded game's file is written."""
     closing: list[Callable[[], None]] = field(default_factory=list)
 
     def wait_held(self, timeout_s: float = 20.0) -> None:
@@ -64,11 +66,21 @@ class Table:
             time.sleep(0.02)
 
     def hands(self, game: str) -> list[dict[str, Any]]:
-        """The game's hands as the store has them now."""
-        done = subprocess.run([*self.export, game, "--no-history"], capture_output=True,
-                              text=True, check=True)
+        """The game's hands as the store has them now (`tarabish export`, forked from the
+        worker's zygote: no interpreter start)."""
+        done = run_cli(["export", *self.store, game, "--no-history"], check=True)
         hands: list[dict[str, Any]] = json.loads(done.stdout)["hands"]
         return hands
+
+    def open_game(self, page: Page, open_app: Callable[..., float]) -> str:
+        """A new game of PLAYERS in this store (`tarabish import`: how it was started is
+        not what these tests prove), opened on `page`, which enters its table code: the
+        phone holds it, as the phone that started it would. Its id."""
+        game = seed_game_in(self.store, self.folder, [], players=PLAYERS)
+        open_app(page, f"{self.url}game/{game}", first_text="Score sheet")
+        enter_seeded_code(page, game)
+        expect(page.get_by_role("button", name="Record hand")).to_be_visible()
+        return game
 
 
 @pytest.fixture(params=["folder", "postgresql"])
@@ -89,16 +101,15 @@ def held_table(request: pytest.FixtureRequest, start_server: Callable[..., Any],
             def restart() -> None:  # the same folder and port, not held
                 start_server(data_dir=data, port=server.port)
 
-            table = Table(server.url, server, marker, restart,
-                          [sys.executable, "-m", "scorer.cli", "export", "--data-dir",
-                           str(data)])
+            table = Table(server.url, server, marker, restart, ["--data-dir", str(data)],
+                          tmp_path)
         else:
             pg_url = request.getfixturevalue("pg_url")
             one = start_server(env={"TARABISH_DATABASE": pg_url, **hold})
             two = start_server(env={"TARABISH_DATABASE": pg_url})
             proxy = Forwarder([one.port, two.port])
-            table = Table(proxy.url, one, marker, lambda: None,
-                          [sys.executable, "-m", "scorer.cli", "export", "--database", pg_url])
+            table = Table(proxy.url, one, marker, lambda: None, ["--database", pg_url],
+                          tmp_path)
             table.closing.append(proxy.close)
         made.append(table)
         return table
@@ -134,7 +145,7 @@ def test_a_hand_the_server_never_stored_is_back_on_the_phone_and_saves_once(
 ) -> None:
     table = held_table("before")
     page = phone(new_context)
-    game = start_game(page, table.url, open_app, PLAYERS)
+    game = table.open_game(page, open_app)
     save_and_kill(page, table, "Ann", "95")
 
     # Back on a new session: the typed hand, said to be unsaved, Save ready.
@@ -173,7 +184,7 @@ def test_a_hand_stored_just_before_the_kill_is_not_offered_again(
 ) -> None:
     table = held_table("after")
     page = phone(new_context)
-    game = start_game(page, table.url, open_app, PLAYERS)
+    game = table.open_game(page, open_app)
     save_and_kill(page, table, "Ann", "95")
     assert len(table.hands(game)) == 1  # the store had it before the kill
 
