@@ -56,9 +56,9 @@ def shares_a_wide_fixture(item: pytest.Item) -> bool:
 def longest_first(items: list[pytest.Item], seconds: dict[str, float],
                   workers: int = 1) -> None:
     """Sort `items` in place, longest first (a stable sort: ties keep their order), and
-    for several workers dealt round: worksteal hands worker k the k-th third (by count)
-    of the list, so each third is every third test of the sorted list, and each worker
-    starts on its share of the longest."""
+    for several workers dealt round (`dealt`): worksteal hands worker k the k-th third (by
+    count) of the list, so each third is every third test of the sorted list, and each
+    worker starts on its share of the longest."""
     by_module: dict[str, float] = defaultdict(float)
     for item in items:
         by_module[item.nodeid.split("::", 1)[0]] += seconds.get(item.nodeid, 0.0)
@@ -73,7 +73,44 @@ def longest_first(items: list[pytest.Item], seconds: dict[str, float],
 
     items.sort(key=weight, reverse=True)
     if workers > 1:
-        items[:] = [item for k in range(workers) for item in items[k::workers]]
+        items[:] = dealt(items, workers)
+
+
+WAITS_FOR_ONE_BUILD = "built_site"
+"""The fixture of the phone-alone site, built once for every worker of the run: a worker
+that starts on a test of it while another builds the site waits idle (two of three did,
+the run's first minute a core stood idle), so every test of it goes to one worker."""
+
+
+def shares_of(count: int, workers: int) -> list[int]:
+    """How many tests worksteal sends each worker first: the k-th gets what is left
+    divided by the workers left (xdist's WorkStealingScheduling.check_schedule)."""
+    counts = []
+    for k in range(workers):
+        counts.append(count // (workers - k))
+        count -= counts[-1]
+    return counts
+
+
+def dealt(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """`items` (longest first) as worksteal's workers will take them: the tests that wait
+    for the one build lead the first worker's share; the rest are dealt round, each
+    worker's share filled to its count, so each starts on its part of the longest."""
+    counts = shares_of(len(items), workers)
+    shares: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    builds = [item for item in items
+              if WAITS_FOR_ONE_BUILD in getattr(item, "fixturenames", ())][:counts[0]]
+    shares[0].extend(builds)
+    taken = {id(item) for item in builds}
+    k = 0
+    for item in items:
+        if id(item) in taken:
+            continue
+        while len(shares[k]) >= counts[k]:
+            k = (k + 1) % workers
+        shares[k].append(item)
+        k = (k + 1) % workers
+    return [item for share in shares for item in share]
 
 
 def from_junit(report: Path) -> dict[str, float]:

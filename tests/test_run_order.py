@@ -10,9 +10,9 @@ from typing import Any
 from tests.run_order import from_junit, longest_first
 
 
-def item(nodeid: str, scope: str = "function") -> Any:
+def item(nodeid: str, scope: str = "function", fixtures: tuple[str, ...] = ()) -> Any:
     fixture = SimpleNamespace(scope=scope)
-    return SimpleNamespace(nodeid=nodeid,
+    return SimpleNamespace(nodeid=nodeid, fixturenames=("f", *fixtures),
                            _fixtureinfo=SimpleNamespace(name2fixturedefs={"f": (fixture,)}))
 
 
@@ -46,5 +46,20 @@ def test_a_junit_report_gives_test_ids_of_a_second_or_more(tmp_path: Path) -> No
 def test_several_workers_each_start_on_their_share_of_the_longest() -> None:
     items = [item(f"a.py::t{n}") for n in range(7)]
     longest_first(items, {f"a.py::t{n}": float(n) for n in range(7)}, workers=3)
-    # Sorted 6 5 4 3 2 1 0, dealt round into thirds: 6 3 0 | 5 2 | 4 1.
-    assert [i.nodeid[-1] for i in items] == list("6305241")
+    # Sorted 6 5 4 3 2 1 0; worksteal sends 2, 2 and 3 tests (7 // 3, 5 // 2, 3), so
+    # dealt round into shares of those counts: 6 3 | 5 2 | 4 1 0.
+    assert [i.nodeid[-1] for i in items] == list("6352410")
+
+
+def test_the_tests_that_wait_for_the_one_build_lead_one_workers_share() -> None:
+    site = ("built_site",)
+    items = [item(f"a.py::t{n}") for n in range(6)] + [
+        item("pwa.py::s1", fixtures=site), item("pwa.py::s2", fixtures=site)]
+    longest_first(items, {"a.py::t5": 9.0, "a.py::t4": 8.0, "pwa.py::s1": 7.0,
+                          "pwa.py::s2": 6.0, "a.py::t3": 5.0}, workers=3)
+    # Shares of 2, 3 and 3: the site's two tests are the first worker's whole share; the
+    # others start on the longest of the rest.
+    assert [i.nodeid for i in items] == [
+        "pwa.py::s1", "pwa.py::s2",
+        "a.py::t5", "a.py::t3", "a.py::t1",
+        "a.py::t4", "a.py::t0", "a.py::t2"]
