@@ -32,7 +32,7 @@ from test_sharing import (
     hand_rows,
     phone,
 )
-from test_two_phones import shoot_every_way
+from test_two_phones import both_record_hand_1, shoot_every_way
 
 from tests.server_zygote import run_cli
 
@@ -140,12 +140,7 @@ def test_phones_on_two_processes_play_together_keep_one_of_two_saves_and_survive
 
     # The same hand saved through both processes at once: one is stored, the other
     # phone is shown both versions.
-    for p, caller, points in ((a, "Ivy", "95"), (b, "Jon", "85")):
-        p.get_by_role("button", name="Record hand").click()
-        fill_hand(p, caller, points)
-    a.get_by_role("button", name=re.compile("^Save hand")).click()
-    expect(hand_rows(a, 1)).to_be_visible()
-    b.get_by_role("button", name=re.compile("^Save hand")).click()
+    both_record_hand_1(a, b)
     expect(b.get_by_text("Hand 1: two versions"),
            "the same hand saved through two processes: one choice").to_be_visible()
     b.get_by_role("button", name="Keep theirs").click()
